@@ -1,0 +1,50 @@
+# TweetieDB — make demo | make test | make bench
+SWIFT ?= swift
+# Captured Twitter API fixtures (read-only, beside the repository); tests that need them are
+# skipped, with a message, when the folder is missing.
+TWEETIE_FIXTURES ?= $(abspath $(CURDIR)/../shared/fixtures/twitter-api-v1.1)
+export TWEETIE_FIXTURES
+
+.PHONY: all deps build demo test test-sanitize bench bench-compare clean
+
+all: build
+
+# Installs LMDB (liblmdb-dev, plus lmdb-utils for mdb_stat) with apt-get when pkg-config cannot find it.
+deps:
+	@if pkg-config --exists lmdb; then :; else \
+	  echo "make: LMDB not found by pkg-config; installing liblmdb-dev and lmdb-utils with apt-get"; \
+	  if ! command -v apt-get >/dev/null 2>&1; then \
+	    echo "make: error: apt-get is not available. Install LMDB's development files (package liblmdb-dev or lmdb) and pkg-config yourself." >&2; exit 1; fi; \
+	  SUDO=""; if [ "$$(id -u)" != "0" ]; then \
+	    if command -v sudo >/dev/null 2>&1; then SUDO="sudo"; else \
+	      echo "make: error: installing liblmdb-dev needs root, and sudo is not available. Run: apt-get install liblmdb-dev lmdb-utils pkg-config" >&2; exit 1; fi; fi; \
+	  $$SUDO apt-get update -qq && $$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq liblmdb-dev lmdb-utils pkg-config >/dev/null \
+	    || { echo "make: error: apt-get could not install liblmdb-dev; install it by hand and retry" >&2; exit 1; }; \
+	  pkg-config --exists lmdb || { echo "make: error: liblmdb-dev installed but pkg-config still cannot find lmdb" >&2; exit 1; }; \
+	fi
+
+build: deps
+	$(SWIFT) build
+
+# The main job: the live list timeline on the simulated source, stored in the default database.
+demo: deps
+	$(SWIFT) build -c release --product tweetie-db
+	.build/release/tweetie-db demo $(DEMO_ARGS)
+
+test: deps
+	$(SWIFT) build --build-tests
+	$(SWIFT) test --skip-build
+
+test-sanitize: deps
+	$(SWIFT) test --sanitize=address --scratch-path .build-asan
+	$(SWIFT) test --sanitize=thread --scratch-path .build-tsan
+
+# Benchmarks live in their own package so `make test` never builds them.
+bench: deps
+	cd Benchmarks && $(SWIFT) package --allow-writing-to-package-directory benchmark
+
+bench-compare: deps
+	cd Benchmarks && $(SWIFT) run -c release BenchCompare
+
+clean:
+	rm -rf .build .build-asan .build-tsan Benchmarks/.build

@@ -1,0 +1,45 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+let package = Package(
+    name: "TweetieDB",
+    platforms: [.macOS(.v14)],
+    products: [
+        .library(name: "TweetieDB", targets: ["TweetieDB"]),
+        .library(name: "TweetieSync", targets: ["TweetieSync"]),
+        .executable(name: "tweetie-db", targets: ["tweetie-db"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
+    ],
+    targets: [
+        .systemLibrary(
+            name: "CLMDB",
+            pkgConfig: "lmdb",
+            providers: [.apt(["liblmdb-dev"])]
+        ),
+        .target(
+            name: "TweetieDB",
+            dependencies: ["CLMDB"]
+        ),
+        .target(
+            name: "TweetieSync",
+            dependencies: [
+                "TweetieDB",
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .executableTarget(
+            name: "tweetie-db",
+            dependencies: [
+                "TweetieDB",
+                "TweetieSync",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .testTarget(name: "TweetieDBTests", dependencies: ["TweetieDB"]),
+        .testTarget(name: "TweetieSyncTests", dependencies: ["TweetieSync", "TweetieDB"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,239 @@
+/// A position in a database's sorted keys, for ordered, reverse, range and prefix iteration.
+///
+/// Entries are zero-copy views into the memory map, valid until the transaction ends; copy them
+/// (`Array(key)`) to keep them. A cursor belongs to its transaction and must not outlive it.
+///
+/// ```swift
+/// let cursor = try tx.cursor(on: tweets)
+/// defer { cursor.close() }
+/// var entry = try cursor.seek(atLeast: [0x10])
+/// while let (key, value) = entry { …; entry = try cursor.next() }
+/// ```
+public final class Cursor {
+    let handle: LMDB.CursorHandle
+    let context: TransactionContext
+    let database: Database
+    private var isClosed = false
+
+    init(handle: LMDB.CursorHandle, context: TransactionContext, database: Database) {
+        self.handle = handle
+        self.context = context
+        self.database = database
+    }
+
+    deinit { close() }
+
+    /// One entry: the key and value bytes, valid until the transaction ends.
+    ///
+    /// ```swift
+    /// if let (key, value) = try cursor.first() { print(Array(key), value.count) }
+    /// ```
+    public typealias Entry = (key: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer)
+
+    /// Closes the cursor (`mdb_cursor_close`). Read cursors must be closed before their transaction
+    /// ends; ``ReadableTransaction/forEach(in:range:reverse:_:)`` does it for you.
+    ///
+    /// ```swift
+    /// cursor.close()
+    /// ```
+    public func close() {
+        guard !isClosed else { return }
+        isClosed = true
+        // A write transaction frees its cursors when it ends; a read cursor must always be closed.
+        if context.isLive || !context.isWrite { LMDB.closeCursor(handle) }
+    }
+
+    private func move(_ op: LMDB.CursorOperation, key: UnsafeRawBufferPointer? = nil) throws -> Entry? {
+        try context.checkLive("mdb_cursor_get")
+        guard !isClosed else {
+            throw DatabaseError(.invalidArgument, operation: "mdb_cursor_get", database: database.name, path: context.environment.path, message: "the cursor is closed")
+        }
+        let (code, k, v) = LMDB.cursorGet(handle, op, key: key)
+        if code == LMDB.notFound { return nil }
+        try LMDB.check(code, "mdb_cursor_get", database: database.name, path: context.environment.path)
+        return (k, v)
+    }
+
+    /// Moves to the first (smallest) key.
+    ///
+    /// ```swift
+    /// let smallest = try cursor.first()
+    /// ```
+    public func first() throws -> Entry? { try move(.first) }
+    /// Moves to the last (largest) key.
+    ///
+    /// ```swift
+    /// let largest = try cursor.last()
+    /// ```
+    public func last() throws -> Entry? { try move(.last) }
+    /// Moves to the next key.
+    ///
+    /// ```swift
+    /// let following = try cursor.next()
+    /// ```
+    public func next() throws -> Entry? { try move(.next) }
+    /// Moves to the previous key.
+    ///
+    /// ```swift
+    /// let preceding = try cursor.previous()
+    /// ```
+    public func previous() throws -> Entry? { try move(.previous) }
+
+    /// Moves to the first key greater than or equal to `key` (`MDB_SET_RANGE`).
+    ///
+    /// ```swift
+    /// let entry = try cursor.seek(atLeast: [0x00, 0x10])
+    /// ```
+    public func seek(atLeast key: [UInt8]) throws -> Entry? {
+        try key.withUnsafeBytes { try move(.setRange, key: $0) }
+    }
+
+    /// Moves to exactly `key` (`MDB_SET_KEY`), or returns `nil` when it is absent.
+    ///
+    /// ```swift
+    /// let entry = try cursor.seek(exactly: key)
+    /// ```
+    public func seek(exactly key: [UInt8]) throws -> Entry? {
+        try key.withUnsafeBytes { try move(.setKey, key: $0) }
+    }
+
+    /// Deletes the entry at the cursor (write transactions only; throws in a read transaction).
+    ///
+    /// ```swift
+    /// try cursor.deleteCurrent()
+    /// ```
+    public func deleteCurrent() throws {
+        try context.checkLive("mdb_cursor_del")
+        guard context.isWrite else {
+            throw DatabaseError(.invalidArgument, operation: "mdb_cursor_del", database: database.name, path: context.environment.path,
+                                message: "cannot delete through a cursor of a read-only transaction")
+        }
+        let code = LMDB.cursorDelete(handle)
+        if code == LMDB.mapFull { context.sawMapFull = true }
+        try LMDB.check(code, "mdb_cursor_del", database: database.name, path: context.environment.path)
+    }
+
+    /// Positions the cursor on the first entry of `range` in the given direction.
+    func position(at range: KeyRange, reverse: Bool) throws -> Entry? {
+        if !reverse {
+            guard let lower = range.lowerBound else { return try first() }
+            return try seek(atLeast: lower)
+        }
+        guard let upper = range.upperBoundExclusive else { return try last() }
+        // Reverse: the last key strictly below the exclusive upper bound.
+        if try seek(atLeast: upper) != nil { return try previous() }
+        return try last()
+    }
+}
+
+/// A range of keys in memcmp order: everything, a prefix, or lower/upper bounds.
+///
+/// ```swift
+/// try tx.forEach(in: index, range: .prefix(authorKey)) { key, _ in …; return true }
+/// try tx.forEach(in: tweets, range: .between(lower, upper)) { … }
+/// ```
+public struct KeyRange: Sendable, Hashable {
+    /// The smallest key included, or `nil` for no lower bound.
+    ///
+    /// ```swift
+    /// let range = KeyRange(lowerBound: [0x01], upperBoundExclusive: nil)
+    /// ```
+    public var lowerBound: [UInt8]?
+    /// The first key *not* included, or `nil` for no upper bound.
+    ///
+    /// ```swift
+    /// let range = KeyRange(lowerBound: nil, upperBoundExclusive: [0x02])
+    /// ```
+    public var upperBoundExclusive: [UInt8]?
+
+    /// Creates a range from explicit bounds.
+    ///
+    /// ```swift
+    /// let range = KeyRange(lowerBound: [1], upperBoundExclusive: [2])
+    /// ```
+    public init(lowerBound: [UInt8]?, upperBoundExclusive: [UInt8]?) {
+        self.lowerBound = lowerBound
+        self.upperBoundExclusive = upperBoundExclusive
+    }
+
+    /// Every key.
+    ///
+    /// ```swift
+    /// try tx.forEach(in: db, range: .all) { _, _ in true }
+    /// ```
+    public static let all = KeyRange(lowerBound: nil, upperBoundExclusive: nil)
+
+    /// Keys that start with `prefix`.
+    ///
+    /// ```swift
+    /// let range = KeyRange.prefix([0x01, 0x02])
+    /// ```
+    public static func prefix(_ prefix: [UInt8]) -> KeyRange {
+        KeyRange(lowerBound: prefix, upperBoundExclusive: successor(ofPrefix: prefix))
+    }
+
+    /// Keys `k` with `lower <= k < upper` (memcmp).
+    ///
+    /// ```swift
+    /// let range = KeyRange.between([0x01], [0x05])
+    /// ```
+    public static func between(_ lower: [UInt8], _ upper: [UInt8]) -> KeyRange {
+        KeyRange(lowerBound: lower, upperBoundExclusive: upper)
+    }
+
+    /// Keys `k` with `lower <= k <= upper` (memcmp).
+    ///
+    /// ```swift
+    /// let range = KeyRange.closed([0x01], [0x05])
+    /// ```
+    public static func closed(_ lower: [UInt8], _ upper: [UInt8]) -> KeyRange {
+        KeyRange(lowerBound: lower, upperBoundExclusive: upper + [0x00])
+    }
+
+    /// The smallest key greater than every key starting with `prefix`, or `nil` if none exists
+    /// (the prefix is empty or all `0xFF`).
+    static func successor(ofPrefix prefix: [UInt8]) -> [UInt8]? {
+        var bytes = prefix
+        while let last = bytes.last {
+            if last < 0xFF {
+                bytes[bytes.count - 1] = last + 1
+                return bytes
+            }
+            bytes.removeLast()
+        }
+        return nil
+    }
+
+    func contains(_ key: UnsafeRawBufferPointer) -> Bool {
+        if let lowerBound, compareBytes(key, lowerBound) < 0 { return false }
+        if let upperBoundExclusive, compareBytes(key, upperBoundExclusive) >= 0 { return false }
+        return true
+    }
+
+    func isAbove(_ key: UnsafeRawBufferPointer) -> Bool {
+        guard let upperBoundExclusive else { return false }
+        return compareBytes(key, upperBoundExclusive) >= 0
+    }
+}
+
+/// memcmp order of two byte strings (shorter first when one is a prefix of the other).
+@inline(__always)
+func compareBytes(_ a: UnsafeRawBufferPointer, _ b: [UInt8]) -> Int {
+    b.withUnsafeBytes { b in compareBytes(a, b) }
+}
+
+@inline(__always)
+func compareBytes(_ a: UnsafeRawBufferPointer, _ b: UnsafeRawBufferPointer) -> Int {
+    let n = min(a.count, b.count)
+    if n > 0, let pa = a.baseAddress, let pb = b.baseAddress {
+        let c = memcmp(pa, pb, n)
+        if c != 0 { return Int(c) }
+    }
+    return a.count - b.count
+}
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif

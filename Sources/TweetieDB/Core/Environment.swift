@@ -1,0 +1,555 @@
+import Foundation
+import Synchronization
+
+/// An open LMDB environment: one directory holding `data.mdb` and `lock.mdb`.
+///
+/// An environment is opened once per process: ``open(at:configuration:)`` keeps a registry by
+/// canonical path and hands back the environment that is already open rather than calling
+/// `mdb_env_open` a second time (LMDB forbids that: its locks are per process). It is always opened
+/// with `MDB_NOTLS`, so read transactions are not tied to a thread.
+///
+/// Work happens in closure-scoped transactions: ``read(_:)`` runs on the calling thread and may
+/// run concurrently with anything; ``write(_:)-4d5z8`` begins and commits on the calling thread;
+/// ``write(_:)-2x0mg`` (async) runs the closure on the environment's one dedicated writer thread.
+///
+/// ```swift
+/// let env = try Environment.open(at: "/tmp/example")
+/// let tweets = try env.database(named: "tweets")
+/// try env.write { tx in try tx.put(Array("1".utf8), Array("hello".utf8), in: tweets) }
+/// let value = try env.read { tx in try tx.value(for: Array("1".utf8), in: tweets) }
+/// ```
+public final class Environment: @unchecked Sendable {
+    /// The canonical path of the environment's directory.
+    ///
+    /// ```swift
+    /// print(env.path) // "/tmp/example"
+    /// ```
+    public let path: String
+    /// The configuration the environment was opened with.
+    ///
+    /// ```swift
+    /// print(env.configuration.durability)
+    /// ```
+    public let configuration: Configuration
+
+    let handle: LMDB.EnvironmentHandle
+    /// Every transaction holds this shared; resizing the map takes it exclusively, because
+    /// `mdb_env_set_mapsize` requires that no transaction of this process is active.
+    let resizeLock = ReadWriteLock()
+    private let state = Mutex(State())
+    private let writerThread: WriterThread
+
+    private struct State {
+        var databases: [String: Database] = [:]
+        var closed = false
+        var mapSize = 0
+        var commitObservers: [UInt64: @Sendable () -> Void] = [:]
+        var nextObserverID: UInt64 = 0
+    }
+
+    private static let registry = Mutex<[String: WeakEnvironment]>([:])
+
+    private struct WeakEnvironment {
+        weak var environment: Environment?
+    }
+
+    // MARK: Opening
+
+    /// Opens the environment in `path`, or returns the one this process already has open there.
+    ///
+    /// Opening a path that is already open with an equal configuration returns the same instance;
+    /// with a different configuration it throws ``DatabaseError/Code-swift.enum/alreadyOpen``.
+    /// Stale reader slots left by dead processes are cleared (`mdb_reader_check`) on open.
+    ///
+    /// ```swift
+    /// let env = try Environment.open(at: "/tmp/example")
+    /// let same = try Environment.open(at: "/tmp/example")
+    /// assert(env === same)
+    /// ```
+    public static func open(at path: String, configuration: Configuration = Configuration()) throws(DatabaseError) -> Environment {
+        try validate(configuration, path: path)
+        let fileManager = FileManager.default
+        var isDirectory: ObjCBool = false
+        if !fileManager.fileExists(atPath: path, isDirectory: &isDirectory) {
+            guard configuration.createDirectory, !configuration.readOnly else {
+                throw DatabaseError(.system(ENOENT), operation: "open", path: path, message: "the database directory does not exist")
+            }
+            do {
+                try fileManager.createDirectory(atPath: path, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            } catch {
+                throw DatabaseError(.system(EACCES), operation: "open", path: path, message: "cannot create the database directory: \(error.localizedDescription)")
+            }
+        } else if !isDirectory.boolValue {
+            throw DatabaseError(.notADatabase, operation: "open", path: path, message: "the path is a file, not a database directory")
+        }
+        let canonical = URL(fileURLWithPath: path).resolvingSymlinksInPath().standardizedFileURL.path
+
+        return try registry.withLock { (registry) throws(DatabaseError) -> Environment in
+            if let existing = registry[canonical]?.environment, !existing.isClosed {
+                guard existing.configuration == configuration else {
+                    throw DatabaseError(.alreadyOpen, operation: "open", path: canonical,
+                                        message: "this process already has the environment open with a different configuration; reuse the open environment")
+                }
+                return existing
+            }
+            let environment = try Environment(path: canonical, configuration: configuration)
+            registry[canonical] = WeakEnvironment(environment: environment)
+            return environment
+        }
+    }
+
+    private static func validate(_ configuration: Configuration, path: String) throws(DatabaseError) {
+        func invalid(_ message: String) -> DatabaseError {
+            DatabaseError(.invalidArgument, operation: "open", path: path, message: message)
+        }
+        guard !path.isEmpty else { throw invalid("the database path is empty") }
+        guard configuration.mapSize > 0 else { throw invalid("mapSize must be positive, got \(configuration.mapSize)") }
+        guard configuration.maximumMapSize >= configuration.mapSize else {
+            throw invalid("maximumMapSize (\(configuration.maximumMapSize)) is smaller than mapSize (\(configuration.mapSize))")
+        }
+        guard configuration.maxDatabases > 0 else { throw invalid("maxDatabases must be positive") }
+        guard configuration.maxReaders > 0 else { throw invalid("maxReaders must be positive") }
+    }
+
+    private init(path: String, configuration: Configuration) throws(DatabaseError) {
+        self.path = path
+        self.configuration = configuration
+        let handle = try LMDB.createEnvironment()
+        var flags: LMDB.OpenFlags = [.noTLS]
+        switch configuration.durability {
+        case .full: break
+        case .noMetaSync: flags.insert(.noMetaSync)
+        case .noSync: flags.insert(.noSync)
+        }
+        if configuration.readOnly { flags.insert(.readOnly) }
+        do {
+            try LMDB.check(LMDB.setMapSize(handle, configuration.mapSize), "mdb_env_set_mapsize", path: path)
+            try LMDB.check(LMDB.setMaxDatabases(handle, configuration.maxDatabases), "mdb_env_set_maxdbs", path: path)
+            try LMDB.check(LMDB.setMaxReaders(handle, configuration.maxReaders), "mdb_env_set_maxreaders", path: path)
+            try LMDB.check(LMDB.open(handle, path: path, flags: flags, mode: configuration.fileMode), "mdb_env_open", path: path)
+        } catch {
+            LMDB.close(handle)
+            throw Environment.explainOpenFailure(error, path: path)
+        }
+        self.handle = handle
+        self.writerThread = WriterThread(name: "TweetieDB writer")
+        _ = LMDB.readerCheck(handle)
+        // The file may be larger than the configured size (another process grew it): adopt it.
+        let info = LMDB.info(handle)
+        state.withLock { $0.mapSize = info.mapSize }
+    }
+
+    private static func explainOpenFailure(_ error: DatabaseError, path: String) -> DatabaseError {
+        var error = error
+        switch error.code {
+        case .invalid:
+            error.code = .notADatabase
+            error.message = "data.mdb is not a valid LMDB file (MDB_INVALID: File is not a valid LMDB file)"
+        case .versionMismatch:
+            error.message = "the database was written by an incompatible LMDB version (MDB_VERSION_MISMATCH)"
+        case .system(EACCES), .system(EPERM), .system(EROFS):
+            error.message = "permission denied: \(error.message); open it read-only or fix the directory's permissions"
+        default:
+            break
+        }
+        return error
+    }
+
+    deinit {
+        writerThread.stop()
+        let closed = state.withLock { $0.closed }
+        if !closed { LMDB.close(handle) }
+    }
+
+    /// Whether ``close()`` was called.
+    ///
+    /// ```swift
+    /// env.close(); assert(env.isClosed)
+    /// ```
+    public var isClosed: Bool { state.withLock { $0.closed } }
+
+    /// Closes the environment: waits for running transactions, stops the writer thread and calls
+    /// `mdb_env_close`. Later operations throw ``DatabaseError/Code-swift.enum/environmentClosed``.
+    ///
+    /// ```swift
+    /// env.close()
+    /// ```
+    public func close() {
+        resizeLock.lockExclusive()
+        defer { resizeLock.unlock() }
+        let alreadyClosed = state.withLock { state -> Bool in
+            defer { state.closed = true }
+            return state.closed
+        }
+        guard !alreadyClosed else { return }
+        writerThread.stop()
+        LMDB.close(handle)
+        Environment.registry.withLock { registry in
+            if registry[path]?.environment === self || registry[path]?.environment == nil {
+                registry[path] = nil
+            }
+        }
+    }
+
+    // MARK: Named databases
+
+    /// Opens (creating if needed) the named database; handles are opened once and cached.
+    ///
+    /// Open every database at start, before concurrent work begins: LMDB DBI handles are shared by
+    /// the whole process and must not be opened by two transactions at once.
+    ///
+    /// ```swift
+    /// let tweets = try env.database(named: "tweets")
+    /// ```
+    public func database(named name: String?, create: Bool = true) throws -> Database {
+        let key = name ?? ""
+        if let existing = state.withLock({ $0.databases[key] }) { return existing }
+        if let name, name.utf8.count > LMDB.maxKeySize {
+            throw DatabaseError(.invalidArgument, operation: "mdb_dbi_open", database: name, path: path, message: "a database name is limited to \(LMDB.maxKeySize) bytes")
+        }
+        let flags: LMDB.DatabaseFlags = (create && !configuration.readOnly) ? [.create] : []
+        // Opening a DBI needs a transaction; a write transaction when it may create the database.
+        let open = { (tx: LMDB.TransactionHandle) throws(DatabaseError) -> Database in
+            let (code, dbi) = LMDB.openDatabase(tx, name: name, flags: flags)
+            if code == LMDB.notFound {
+                throw DatabaseError(.notFound, operation: "mdb_dbi_open", database: name, path: self.path, message: "the named database does not exist")
+            }
+            try LMDB.check(code, "mdb_dbi_open", database: name, path: self.path)
+            return Database(name: name, dbi: dbi)
+        }
+        let database: Database
+        if flags.contains(.create) {
+            database = try withWriteTransaction { tx in try open(tx.context.handle) }
+        } else {
+            // A DBI opened in a read transaction survives only if that transaction commits.
+            database = try withReadTransaction(commit: true) { tx in try open(tx.context.handle) }
+        }
+        state.withLock { $0.databases[key] = database }
+        return database
+    }
+
+    // MARK: Transactions
+
+    /// Runs `body` in a read-only transaction on the calling thread and returns its result.
+    ///
+    /// The transaction sees one consistent snapshot. Readers never block writers or each other.
+    /// Keep the closure short: an open read transaction keeps the pages of its snapshot alive.
+    ///
+    /// ```swift
+    /// let count = try env.read { tx in try tx.stats(of: tweets).entries }
+    /// ```
+    public func read<T>(_ body: (ReadTransaction) throws -> T) throws -> T {
+        try withReadTransaction { tx in try body(tx) }
+    }
+
+    /// Runs `body` in a write transaction on the calling thread, committing when it returns and
+    /// aborting when it throws.
+    ///
+    /// The transaction begins and ends on this thread. If the map is full, the transaction is
+    /// aborted, the map grows, and **`body` runs again**: keep side effects out of it.
+    /// A write inside another write on the same thread throws ``DatabaseError/Code-swift.enum/nestedWrite``.
+    ///
+    /// ```swift
+    /// try env.write { tx in try tx.put(key, value, in: tweets) }
+    /// ```
+    public func write<T>(_ body: (WriteTransaction) throws -> T) throws -> T {
+        try withWriteTransaction { tx in try body(tx) }
+    }
+
+    /// Runs `body` in a write transaction on the environment's dedicated writer thread.
+    ///
+    /// All async writes of the environment run one after another on that thread, so a write
+    /// transaction is never held across an `await` and never hops threads.
+    ///
+    /// ```swift
+    /// try await env.write { tx in try tx.put(key, value, in: tweets) }
+    /// ```
+    public func write<T: Sendable>(_ body: @escaping @Sendable (WriteTransaction) throws -> T) async throws -> T {
+        try Task.checkCancellation()
+        return try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
+            let accepted = writerThread.enqueue {
+                continuation.resume(with: Result { try self.withWriteTransaction { tx in try body(tx) } })
+            }
+            if !accepted {
+                continuation.resume(throwing: DatabaseError(.environmentClosed, operation: "write", path: path, message: "the environment is closed"))
+            }
+        }
+    }
+
+    /// Runs `body` on the environment's writer thread without a transaction (used by the store to
+    /// serialize its own write bookkeeping with the environment's writes).
+    func onWriterThread<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
+            let accepted = writerThread.enqueue { continuation.resume(with: Result { try body() }) }
+            if !accepted {
+                continuation.resume(throwing: DatabaseError(.environmentClosed, operation: "write", path: path, message: "the environment is closed"))
+            }
+        }
+    }
+
+    func withReadTransaction<T>(commit: Bool = false, _ body: (ReadTransaction) throws -> T) throws -> T {
+        let context = try begin(write: false)
+        defer { end(context, commit: commit) }
+        return try body(ReadTransaction(context: context))
+    }
+
+    func withWriteTransaction<T>(_ body: (WriteTransaction) throws -> T) throws -> T {
+        guard !configuration.readOnly else {
+            throw DatabaseError(.invalidArgument, operation: "write", path: path, message: "the environment is open read-only")
+        }
+        guard !ThreadTransactions.inWrite else {
+            throw DatabaseError(.nestedWrite, operation: "write", path: path,
+                                message: "this thread is already inside a write transaction; use that transaction instead of starting another")
+        }
+        while true {
+            let context = try begin(write: true)
+            let result: T
+            do {
+                result = try body(WriteTransaction(context: context))
+            } catch {
+                let mapFull = context.sawMapFull
+                end(context, commit: false)
+                if mapFull {
+                    try growMap()
+                    continue
+                }
+                throw error
+            }
+            if context.sawMapFull {
+                // The closure swallowed a map-full error: the transaction is unusable. Retry bigger.
+                end(context, commit: false)
+                try growMap()
+                continue
+            }
+            let code = LMDB.commit(context.handle)
+            context.isLive = false
+            finish(context)
+            if code == LMDB.mapFull {
+                try growMap()
+                continue
+            }
+            try LMDB.check(code, "mdb_txn_commit", path: path)
+            notifyCommitObservers()
+            return result
+        }
+    }
+
+    private func begin(write: Bool) throws(DatabaseError) -> TransactionContext {
+        var checkedReaders = false
+        while true {
+            resizeLock.lockShared()
+            if state.withLock({ $0.closed }) {
+                resizeLock.unlock()
+                throw DatabaseError(.environmentClosed, operation: "mdb_txn_begin", path: path, message: "the environment is closed")
+            }
+            let (code, txn) = LMDB.beginTransaction(handle, readOnly: !write)
+            if code == LMDB.success, let txn {
+                ThreadTransactions.didBegin(write: write)
+                return TransactionContext(environment: self, handle: txn, isWrite: write)
+            }
+            resizeLock.unlock()
+            switch code {
+            case LMDB.mapResized:
+                // Another process grew the map: adopt its size (set_mapsize(0)) with no transaction active.
+                try adoptMapSize()
+            case LMDB.readersFull where !checkedReaders:
+                checkedReaders = true
+                _ = LMDB.readerCheck(handle)
+            default:
+                var error = DatabaseError(lmdbCode: code, operation: "mdb_txn_begin", path: path)
+                if code == LMDB.readersFull {
+                    error.message += "; all \(configuration.maxReaders) reader slots are in use by live transactions (raise Configuration.maxReaders)"
+                }
+                throw error
+            }
+        }
+    }
+
+    private func end(_ context: TransactionContext, commit: Bool) {
+        if context.isLive, commit, !context.isWrite {
+            _ = LMDB.commit(context.handle)
+            context.isLive = false
+        } else if context.isLive {
+            LMDB.abort(context.handle)
+            context.isLive = false
+        }
+        finish(context)
+    }
+
+    private func finish(_ context: TransactionContext) {
+        ThreadTransactions.didEnd(write: context.isWrite)
+        resizeLock.unlock()
+    }
+
+    // MARK: Map size
+
+    private func adoptMapSize() throws(DatabaseError) {
+        guard ThreadTransactions.openCount == 0 else {
+            throw DatabaseError(.mapResized, operation: "mdb_txn_begin", path: path,
+                                message: "another process grew the map, and this thread holds another transaction open, so the new size cannot be adopted; end that transaction first")
+        }
+        resizeLock.lockExclusive()
+        defer { resizeLock.unlock() }
+        try LMDB.check(LMDB.setMapSize(handle, 0), "mdb_env_set_mapsize", path: path)
+        let size = LMDB.info(handle).mapSize
+        state.withLock { $0.mapSize = size }
+    }
+
+    private func growMap() throws(DatabaseError) {
+        guard ThreadTransactions.openCount == 0 else {
+            throw DatabaseError(.mapFull, operation: "write", path: path,
+                                message: "the map is full and cannot grow while this thread holds another transaction open")
+        }
+        resizeLock.lockExclusive()
+        defer { resizeLock.unlock() }
+        let current = max(LMDB.info(handle).mapSize, state.withLock { $0.mapSize })
+        guard current < configuration.maximumMapSize else {
+            throw DatabaseError(.mapFull, operation: "write", path: path,
+                                message: "the map is full at its maximum size of \(configuration.maximumMapSize) bytes (Configuration.maximumMapSize)")
+        }
+        let pageSize = LMDB.pageSize(handle)
+        var target = min(current * 2, configuration.maximumMapSize)
+        target = (target / pageSize) * pageSize
+        try LMDB.check(LMDB.setMapSize(handle, target), "mdb_env_set_mapsize", path: path)
+        state.withLock { $0.mapSize = target }
+    }
+
+    // MARK: Commit observers
+
+    /// Registers a closure called (on the committing thread, after the commit) for every write
+    /// transaction this process commits. Returns a token for ``removeCommitObserver(_:)``.
+    func addCommitObserver(_ observer: @escaping @Sendable () -> Void) -> UInt64 {
+        state.withLock { state in
+            let id = state.nextObserverID
+            state.nextObserverID += 1
+            state.commitObservers[id] = observer
+            return id
+        }
+    }
+
+    func removeCommitObserver(_ id: UInt64) {
+        _ = state.withLock { $0.commitObservers.removeValue(forKey: id) }
+    }
+
+    private func notifyCommitObservers() {
+        let observers = state.withLock { Array($0.commitObservers.values) }
+        for observer in observers { observer() }
+    }
+
+    // MARK: Information and maintenance
+
+    /// The environment's size and activity (`mdb_env_info`).
+    ///
+    /// ```swift
+    /// print(env.info().mapSize, env.info().lastTransactionID)
+    /// ```
+    public func info() -> EnvironmentInfo {
+        let raw = LMDB.info(handle)
+        let pageSize = LMDB.pageSize(handle)
+        return EnvironmentInfo(mapSize: raw.mapSize, pageSize: pageSize, lastPageNumber: raw.lastPage,
+                               lastTransactionID: raw.lastTransaction, maxReaders: raw.maxReaders, readersInUse: raw.readers)
+    }
+
+    /// The id of the last committed transaction, from any process. Cheap: it reads the lock file.
+    ///
+    /// ```swift
+    /// let before = env.lastTransactionID
+    /// ```
+    public var lastTransactionID: Int { LMDB.info(handle).lastTransaction }
+
+    /// Clears reader slots left by processes that died (`mdb_reader_check`); returns how many.
+    ///
+    /// ```swift
+    /// let cleared = try env.clearStaleReaders()
+    /// ```
+    @discardableResult
+    public func clearStaleReaders() throws(DatabaseError) -> Int {
+        let (code, cleared) = LMDB.readerCheck(handle)
+        try LMDB.check(code, "mdb_reader_check", path: path)
+        return cleared
+    }
+
+    /// Flushes committed data to disk (`mdb_env_sync`); useful with ``Durability/noSync``.
+    ///
+    /// ```swift
+    /// try env.sync(force: true)
+    /// ```
+    public func sync(force: Bool = true) throws(DatabaseError) {
+        try LMDB.check(LMDB.sync(handle, force: force), "mdb_env_sync", path: path)
+    }
+
+    /// Writes a consistent copy of the environment to `directory` while readers and writers keep
+    /// working (`mdb_env_copy2`); compacted (free pages omitted, pages renumbered) by default.
+    ///
+    /// The directory is created when missing and must not already hold a `data.mdb`.
+    ///
+    /// ```swift
+    /// try env.copy(to: "/backups/tweetie-2026-11-21")
+    /// ```
+    public func copy(to directory: String, compact: Bool = true) throws(DatabaseError) {
+        let fileManager = FileManager.default
+        if fileManager.fileExists(atPath: directory + "/data.mdb") {
+            throw DatabaseError(.invalidArgument, operation: "mdb_env_copy2", path: directory, message: "the destination already holds a database (data.mdb); choose an empty directory")
+        }
+        do {
+            try fileManager.createDirectory(atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        } catch {
+            throw DatabaseError(.system(EACCES), operation: "mdb_env_copy2", path: directory, message: "cannot create the destination directory: \(error.localizedDescription)")
+        }
+        guard !isClosed else {
+            throw DatabaseError(.environmentClosed, operation: "mdb_env_copy2", path: path, message: "the environment is closed")
+        }
+        try LMDB.check(LMDB.copy(handle, to: directory, compact: compact), "mdb_env_copy2", path: directory)
+    }
+}
+
+/// A snapshot of an environment's size and activity.
+///
+/// ```swift
+/// let info = env.info()
+/// print("\(info.usedBytes) of \(info.mapSize) bytes used")
+/// ```
+public struct EnvironmentInfo: Sendable, Hashable, Codable {
+    /// The current size of the memory map in bytes.
+    ///
+    /// ```swift
+    /// print(info.mapSize)
+    /// ```
+    public var mapSize: Int
+    /// The database page size in bytes.
+    ///
+    /// ```swift
+    /// print(info.pageSize) // 4096
+    /// ```
+    public var pageSize: Int
+    /// The number of the last used page.
+    ///
+    /// ```swift
+    /// print(info.lastPageNumber)
+    /// ```
+    public var lastPageNumber: Int
+    /// The id of the last committed transaction.
+    ///
+    /// ```swift
+    /// print(info.lastTransactionID)
+    /// ```
+    public var lastTransactionID: Int
+    /// The number of reader slots.
+    ///
+    /// ```swift
+    /// print(info.maxReaders)
+    /// ```
+    public var maxReaders: Int
+    /// The number of reader slots in use (including stale slots of dead processes until cleared).
+    ///
+    /// ```swift
+    /// print(info.readersInUse)
+    /// ```
+    public var readersInUse: Int
+    /// The bytes of the map in use: `(lastPageNumber + 1) * pageSize`.
+    ///
+    /// ```swift
+    /// print(info.usedBytes)
+    /// ```
+    public var usedBytes: Int { (lastPageNumber + 1) * pageSize }
+}

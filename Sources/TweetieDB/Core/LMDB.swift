@@ -1,0 +1,209 @@
+import CLMDB
+
+/// The only place in TweetieDB that calls LMDB's C API.
+///
+/// Every function here is a thin, checked wrapper: it returns LMDB's status code or throws a
+/// ``DatabaseError`` that names the operation. Nothing outside this file imports `CLMDB`, so the
+/// rest of the library cannot forget a status check or misuse a raw pointer type.
+enum LMDB {
+    typealias EnvironmentHandle = OpaquePointer
+    typealias TransactionHandle = OpaquePointer
+    typealias CursorHandle = OpaquePointer
+    typealias DBI = UInt32
+
+    static let success: Int32 = MDB_SUCCESS
+    static let notFound: Int32 = MDB_NOTFOUND
+    static let keyExists: Int32 = MDB_KEYEXIST
+    static let mapFull: Int32 = MDB_MAP_FULL
+    static let mapResized: Int32 = MDB_MAP_RESIZED
+    static let readersFull: Int32 = MDB_READERS_FULL
+
+    /// The largest key LMDB accepts with its default build (`mdb_env_get_maxkeysize`).
+    static let maxKeySize = 511
+
+    static var version: String { String(cString: mdb_version(nil, nil, nil)) }
+
+    static func message(for code: Int32) -> String { String(cString: mdb_strerror(code)) }
+
+    @inline(__always)
+    static func check(_ code: Int32, _ operation: StaticString, database: String? = nil, path: String? = nil) throws(DatabaseError) {
+        if code != MDB_SUCCESS {
+            throw DatabaseError(lmdbCode: code, operation: "\(operation)", database: database, path: path)
+        }
+    }
+
+    // MARK: Environment
+
+    struct OpenFlags: OptionSet {
+        let rawValue: UInt32
+        static let noTLS = OpenFlags(rawValue: UInt32(MDB_NOTLS))
+        static let noSync = OpenFlags(rawValue: UInt32(MDB_NOSYNC))
+        static let noMetaSync = OpenFlags(rawValue: UInt32(MDB_NOMETASYNC))
+        static let readOnly = OpenFlags(rawValue: UInt32(MDB_RDONLY))
+        static let noReadAhead = OpenFlags(rawValue: UInt32(MDB_NORDAHEAD))
+    }
+
+    static func createEnvironment() throws(DatabaseError) -> EnvironmentHandle {
+        var env: OpaquePointer?
+        try check(mdb_env_create(&env), "mdb_env_create")
+        return env!
+    }
+
+    static func setMapSize(_ env: EnvironmentHandle, _ size: Int) -> Int32 {
+        mdb_env_set_mapsize(env, size)
+    }
+
+    static func setMaxDatabases(_ env: EnvironmentHandle, _ count: Int) -> Int32 {
+        mdb_env_set_maxdbs(env, MDB_dbi(count))
+    }
+
+    static func setMaxReaders(_ env: EnvironmentHandle, _ count: Int) -> Int32 {
+        mdb_env_set_maxreaders(env, UInt32(count))
+    }
+
+    static func open(_ env: EnvironmentHandle, path: String, flags: OpenFlags, mode: UInt32) -> Int32 {
+        mdb_env_open(env, path, flags.rawValue, mdb_mode_t(mode))
+    }
+
+    static func close(_ env: EnvironmentHandle) { mdb_env_close(env) }
+
+    static func setFlags(_ env: EnvironmentHandle, _ flags: OpenFlags, on: Bool) -> Int32 {
+        mdb_env_set_flags(env, flags.rawValue, on ? 1 : 0)
+    }
+
+    static func sync(_ env: EnvironmentHandle, force: Bool) -> Int32 { mdb_env_sync(env, force ? 1 : 0) }
+
+    /// Clears stale reader slots left by dead processes; returns how many were cleared.
+    static func readerCheck(_ env: EnvironmentHandle) -> (code: Int32, cleared: Int) {
+        var dead: Int32 = 0
+        let code = mdb_reader_check(env, &dead)
+        return (code, Int(dead))
+    }
+
+    static func info(_ env: EnvironmentHandle) -> (mapSize: Int, lastPage: Int, lastTransaction: Int, maxReaders: Int, readers: Int) {
+        var info = MDB_envinfo()
+        _ = mdb_env_info(env, &info)
+        return (info.me_mapsize, info.me_last_pgno, info.me_last_txnid, Int(info.me_maxreaders), Int(info.me_numreaders))
+    }
+
+    static func pageSize(_ env: EnvironmentHandle) -> Int {
+        var stat = MDB_stat()
+        _ = mdb_env_stat(env, &stat)
+        return Int(stat.ms_psize)
+    }
+
+    static func copy(_ env: EnvironmentHandle, to path: String, compact: Bool) -> Int32 {
+        mdb_env_copy2(env, path, compact ? UInt32(MDB_CP_COMPACT) : 0)
+    }
+
+    // MARK: Transactions
+
+    static func beginTransaction(_ env: EnvironmentHandle, readOnly: Bool) -> (code: Int32, txn: TransactionHandle?) {
+        var txn: OpaquePointer?
+        let code = mdb_txn_begin(env, nil, readOnly ? UInt32(MDB_RDONLY) : 0, &txn)
+        return (code, txn)
+    }
+
+    static func commit(_ txn: TransactionHandle) -> Int32 { mdb_txn_commit(txn) }
+    static func abort(_ txn: TransactionHandle) { mdb_txn_abort(txn) }
+    static func transactionID(_ txn: TransactionHandle) -> Int { mdb_txn_id(txn) }
+
+    // MARK: Databases
+
+    struct DatabaseFlags: OptionSet {
+        let rawValue: UInt32
+        static let create = DatabaseFlags(rawValue: UInt32(MDB_CREATE))
+        static let duplicateSort = DatabaseFlags(rawValue: UInt32(MDB_DUPSORT))
+    }
+
+    static func openDatabase(_ txn: TransactionHandle, name: String?, flags: DatabaseFlags) -> (code: Int32, dbi: DBI) {
+        var dbi: MDB_dbi = 0
+        let code: Int32
+        if let name {
+            code = mdb_dbi_open(txn, name, flags.rawValue, &dbi)
+        } else {
+            code = mdb_dbi_open(txn, nil, flags.rawValue, &dbi)
+        }
+        return (code, dbi)
+    }
+
+    static func stat(_ txn: TransactionHandle, _ dbi: DBI) -> (code: Int32, pageSize: Int, depth: Int, branchPages: Int, leafPages: Int, overflowPages: Int, entries: Int) {
+        var stat = MDB_stat()
+        let code = mdb_stat(txn, dbi, &stat)
+        return (code, Int(stat.ms_psize), Int(stat.ms_depth), stat.ms_branch_pages, stat.ms_leaf_pages, stat.ms_overflow_pages, stat.ms_entries)
+    }
+
+    static func drop(_ txn: TransactionHandle, _ dbi: DBI) -> Int32 { mdb_drop(txn, dbi, 0) }
+
+    // MARK: Data
+
+    /// Looks up `key`; on success `body` sees the value in place (valid until the transaction ends).
+    @inline(__always)
+    static func get<R>(_ txn: TransactionHandle, _ dbi: DBI, key: UnsafeRawBufferPointer, _ body: (UnsafeRawBufferPointer) throws -> R) throws -> (code: Int32, result: R?) {
+        var k = MDB_val(mv_size: key.count, mv_data: UnsafeMutableRawPointer(mutating: key.baseAddress))
+        var v = MDB_val()
+        let code = mdb_get(txn, dbi, &k, &v)
+        guard code == MDB_SUCCESS else { return (code, nil) }
+        return (code, try body(UnsafeRawBufferPointer(start: v.mv_data, count: v.mv_size)))
+    }
+
+    struct PutFlags: OptionSet {
+        let rawValue: UInt32
+        static let noOverwrite = PutFlags(rawValue: UInt32(MDB_NOOVERWRITE))
+        static let append = PutFlags(rawValue: UInt32(MDB_APPEND))
+        static let noDuplicateData = PutFlags(rawValue: UInt32(MDB_NODUPDATA))
+    }
+
+    @inline(__always)
+    static func put(_ txn: TransactionHandle, _ dbi: DBI, key: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer, flags: PutFlags) -> Int32 {
+        var k = MDB_val(mv_size: key.count, mv_data: UnsafeMutableRawPointer(mutating: key.baseAddress))
+        var v = MDB_val(mv_size: value.count, mv_data: UnsafeMutableRawPointer(mutating: value.baseAddress))
+        return mdb_put(txn, dbi, &k, &v, flags.rawValue)
+    }
+
+    @inline(__always)
+    static func delete(_ txn: TransactionHandle, _ dbi: DBI, key: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer?) -> Int32 {
+        var k = MDB_val(mv_size: key.count, mv_data: UnsafeMutableRawPointer(mutating: key.baseAddress))
+        if let value {
+            var v = MDB_val(mv_size: value.count, mv_data: UnsafeMutableRawPointer(mutating: value.baseAddress))
+            return mdb_del(txn, dbi, &k, &v)
+        }
+        return mdb_del(txn, dbi, &k, nil)
+    }
+
+    // MARK: Cursors
+
+    enum CursorOperation {
+        case first, last, next, previous, current, setRange, setKey
+        var raw: MDB_cursor_op {
+            switch self {
+            case .first: MDB_FIRST
+            case .last: MDB_LAST
+            case .next: MDB_NEXT
+            case .previous: MDB_PREV
+            case .current: MDB_GET_CURRENT
+            case .setRange: MDB_SET_RANGE
+            case .setKey: MDB_SET_KEY
+            }
+        }
+    }
+
+    static func openCursor(_ txn: TransactionHandle, _ dbi: DBI) -> (code: Int32, cursor: CursorHandle?) {
+        var cursor: OpaquePointer?
+        let code = mdb_cursor_open(txn, dbi, &cursor)
+        return (code, cursor)
+    }
+
+    static func closeCursor(_ cursor: CursorHandle) { mdb_cursor_close(cursor) }
+
+    /// Moves the cursor; returns the entry it lands on, or `nil` at the end (`MDB_NOTFOUND`).
+    @inline(__always)
+    static func cursorGet(_ cursor: CursorHandle, _ op: CursorOperation, key: UnsafeRawBufferPointer? = nil) -> (code: Int32, key: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer) {
+        var k = MDB_val(mv_size: key?.count ?? 0, mv_data: UnsafeMutableRawPointer(mutating: key?.baseAddress))
+        var v = MDB_val()
+        let code = mdb_cursor_get(cursor, &k, &v, op.raw)
+        return (code, UnsafeRawBufferPointer(start: k.mv_data, count: k.mv_size), UnsafeRawBufferPointer(start: v.mv_data, count: v.mv_size))
+    }
+
+    static func cursorDelete(_ cursor: CursorHandle) -> Int32 { mdb_cursor_del(cursor, 0) }
+}
