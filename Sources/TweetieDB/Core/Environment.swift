@@ -252,6 +252,7 @@ public final class Environment: @unchecked Sendable {
     /// ```swift
     /// try env.write { tx in try tx.put(key, value, in: tweets) }
     /// ```
+    @discardableResult
     public func write<T>(_ body: (WriteTransaction) throws -> T) throws -> T {
         try withWriteTransaction { tx in try body(tx) }
     }
@@ -264,6 +265,7 @@ public final class Environment: @unchecked Sendable {
     /// ```swift
     /// try await env.write { tx in try tx.put(key, value, in: tweets) }
     /// ```
+    @discardableResult
     public func write<T: Sendable>(_ body: @escaping @Sendable (WriteTransaction) throws -> T) async throws -> T {
         try Task.checkCancellation()
         return try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
@@ -444,6 +446,11 @@ public final class Environment: @unchecked Sendable {
     /// print(env.info().mapSize, env.info().lastTransactionID)
     /// ```
     public func info() -> EnvironmentInfo {
+        resizeLock.lockShared()
+        defer { resizeLock.unlock() }
+        guard !isClosed else {
+            return EnvironmentInfo(mapSize: 0, pageSize: 0, lastPageNumber: 0, lastTransactionID: 0, maxReaders: 0, readersInUse: 0)
+        }
         let raw = LMDB.info(handle)
         let pageSize = LMDB.pageSize(handle)
         return EnvironmentInfo(mapSize: raw.mapSize, pageSize: pageSize, lastPageNumber: raw.lastPage,
@@ -455,7 +462,11 @@ public final class Environment: @unchecked Sendable {
     /// ```swift
     /// let before = env.lastTransactionID
     /// ```
-    public var lastTransactionID: Int { LMDB.info(handle).lastTransaction }
+    public var lastTransactionID: Int {
+        resizeLock.lockShared()
+        defer { resizeLock.unlock() }
+        return isClosed ? 0 : LMDB.info(handle).lastTransaction
+    }
 
     /// Clears reader slots left by processes that died (`mdb_reader_check`); returns how many.
     ///

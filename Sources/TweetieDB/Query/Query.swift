@@ -1,0 +1,200 @@
+/// A query on one collection: a filter, a sort, an offset and a limit.
+///
+/// Filters on the primary key or on an index are served by that key or index (never a full scan);
+/// a predicate closure filters further in memory. Sorting by the primary key or by an index reads
+/// in that order; ties are broken by primary key.
+///
+/// ```swift
+/// let page = Query<Tweet>()
+///     .filter(index: "author", equals: "icanzilb")
+///     .sorted(byIndex: "created")
+///     .limit(50)
+/// let tweets = try store.read { try $0.fetch(page) }
+/// ```
+public struct Query<R: Record>: Sendable {
+    enum Source: Sendable {
+        case all
+        case primaryKey(KeyBounds)
+        case index(name: String, equals: [any KeyComponent], bounds: KeyBounds?)
+    }
+
+    /// Bounds on one key component (encoded with the component's order when the query runs).
+    struct KeyBounds: Sendable {
+        var lower: (any KeyComponent)?
+        var lowerInclusive = true
+        var upper: (any KeyComponent)?
+        var upperInclusive = true
+        var stringPrefix: String?
+    }
+
+    enum Sort: Sendable, Equatable {
+        case primaryKey(SortOrder)
+        case index(String, SortOrder)
+    }
+
+    var source: Source = .all
+    var predicates: [@Sendable (R) -> Bool] = []
+    var sort: Sort = .primaryKey(.ascending)
+    /// The number of matching records skipped.
+    ///
+    /// ```swift
+    /// print(query.offset)
+    /// ```
+    public private(set) var offset = 0
+    /// The most records returned, or `nil` for all.
+    ///
+    /// ```swift
+    /// print(query.limitCount ?? -1)
+    /// ```
+    public private(set) var limitCount: Int?
+
+    /// A query for every record of the collection, in primary-key order.
+    ///
+    /// ```swift
+    /// let all = try store.read { try $0.fetch(Query<Tweet>()) }
+    /// ```
+    public init() {}
+
+    // MARK: Filters
+
+    /// Only the record with this primary key.
+    ///
+    /// ```swift
+    /// Query<Tweet>().filter(primaryKey: 1071396963340435457)
+    /// ```
+    public func filter(primaryKey key: R.PrimaryKey) -> Query {
+        var copy = self
+        copy.source = .primaryKey(KeyBounds(lower: key, upper: key))
+        return copy
+    }
+
+    /// Records whose primary key lies in `range`.
+    ///
+    /// ```swift
+    /// Query<Tweet>().filter(primaryKeyIn: 100...200)
+    /// ```
+    public func filter(primaryKeyIn range: ClosedRange<R.PrimaryKey>) -> Query where R.PrimaryKey: Comparable {
+        var copy = self
+        copy.source = .primaryKey(KeyBounds(lower: range.lowerBound, upper: range.upperBound))
+        return copy
+    }
+
+    /// Records whose primary key lies in the half-open `range`.
+    ///
+    /// ```swift
+    /// Query<Tweet>().filter(primaryKeyIn: 100..<200)
+    /// ```
+    public func filter(primaryKeyIn range: Range<R.PrimaryKey>) -> Query where R.PrimaryKey: Comparable {
+        var copy = self
+        copy.source = .primaryKey(KeyBounds(lower: range.lowerBound, upper: range.upperBound, upperInclusive: false))
+        return copy
+    }
+
+    /// Records whose `String` primary key starts with `prefix`.
+    ///
+    /// ```swift
+    /// Query<User>().filter(primaryKeyPrefix: "ash")
+    /// ```
+    public func filter(primaryKeyPrefix prefix: String) -> Query where R.PrimaryKey == String {
+        var copy = self
+        copy.source = .primaryKey(KeyBounds(stringPrefix: prefix))
+        return copy
+    }
+
+    /// Records whose index value equals `values` (all of the index's components or its leading ones).
+    ///
+    /// ```swift
+    /// Query<Tweet>().filter(index: "author", equals: "icanzilb")
+    /// ```
+    public func filter(index name: String, equals values: any KeyComponent...) -> Query {
+        var copy = self
+        copy.source = .index(name: name, equals: values, bounds: nil)
+        return copy
+    }
+
+    /// Records whose index component (after the `equals` components) lies between the bounds;
+    /// a `nil` bound is open.
+    ///
+    /// ```swift
+    /// Query<Tweet>().filter(index: "created", from: monday, to: sunday)
+    /// Query<Tweet>().filter(index: "author", equals: ["icanzilb"], from: monday, to: nil)
+    /// ```
+    public func filter(index name: String, equals values: [any KeyComponent] = [], from lower: (any KeyComponent)?,
+                       to upper: (any KeyComponent)?, upperInclusive: Bool = true) -> Query {
+        var copy = self
+        copy.source = .index(name: name, equals: values, bounds: KeyBounds(lower: lower, upper: upper, upperInclusive: upperInclusive))
+        return copy
+    }
+
+    /// Records whose `String` index component (after the `equals` components) starts with `prefix`.
+    ///
+    /// ```swift
+    /// Query<Tweet>().filter(index: "author", prefix: "ic")
+    /// ```
+    public func filter(index name: String, equals values: [any KeyComponent] = [], prefix: String) -> Query {
+        var copy = self
+        copy.source = .index(name: name, equals: values, bounds: KeyBounds(stringPrefix: prefix))
+        return copy
+    }
+
+    /// Records for which `predicate` is true (evaluated in memory, after the key or index filter).
+    ///
+    /// ```swift
+    /// Query<Tweet>().filter { $0.text.localizedCaseInsensitiveContains("swift") }
+    /// ```
+    public func filter(_ predicate: @escaping @Sendable (R) -> Bool) -> Query {
+        var copy = self
+        copy.predicates.append(predicate)
+        return copy
+    }
+
+    // MARK: Sort, offset, limit
+
+    /// Sorts by primary key.
+    ///
+    /// ```swift
+    /// Query<Tweet>().sorted(byPrimaryKey: .descending)
+    /// ```
+    public func sorted(byPrimaryKey order: SortOrder = .ascending) -> Query {
+        var copy = self
+        copy.sort = .primaryKey(order)
+        return copy
+    }
+
+    /// Sorts by an index, in the index's order (`.ascending`) or reversed (`.descending`); ties by
+    /// primary key.
+    ///
+    /// ```swift
+    /// Query<Tweet>().sorted(byIndex: "created")   // the index is newest-first
+    /// ```
+    public func sorted(byIndex name: String, _ order: SortOrder = .ascending) -> Query {
+        var copy = self
+        copy.sort = .index(name, order)
+        return copy
+    }
+
+    /// Skips the first `count` matching records.
+    ///
+    /// ```swift
+    /// Query<Tweet>().sorted(byIndex: "created").offset(50).limit(50)   // page 2
+    /// ```
+    public func offset(_ count: Int) -> Query {
+        var copy = self
+        copy.offset = max(0, count)
+        return copy
+    }
+
+    /// Returns at most `count` records.
+    ///
+    /// ```swift
+    /// Query<Tweet>().limit(50)
+    /// ```
+    public func limit(_ count: Int?) -> Query {
+        var copy = self
+        copy.limitCount = count.map { max(0, $0) }
+        return copy
+    }
+
+    /// Whether the query has an offset or a limit.
+    var isWindowed: Bool { offset > 0 || limitCount != nil }
+}

@@ -1,0 +1,223 @@
+/// One committed write transaction as recorded in the change log.
+///
+/// ```swift
+/// for entry in try store.read({ try $0.changeLog(after: 0) }).entries { print(entry.sequence) }
+/// ```
+public struct ChangeLogEntry: Sendable, Hashable {
+    /// The entry's sequence number: consecutive, starting at 1, one per committing transaction that
+    /// changed at least one record.
+    ///
+    /// ```swift
+    /// print(entry.sequence)
+    /// ```
+    public var sequence: UInt64
+    /// The collections whose changes were too many to list (bulk imports, removing everything):
+    /// observers of these collections re-read them instead of applying keys.
+    ///
+    /// ```swift
+    /// if entry.unlistedCollections.contains("tweets") { /* refetch */ }
+    /// ```
+    public var unlistedCollections: Set<String>
+    /// The net changes, per collection, as (encoded primary key, kind).
+    ///
+    /// ```swift
+    /// print(entry.changes["tweets"]?.count ?? 0)
+    /// ```
+    public var changes: [String: [(key: [UInt8], kind: ChangeKind)]]
+
+    public static func == (lhs: ChangeLogEntry, rhs: ChangeLogEntry) -> Bool {
+        lhs.sequence == rhs.sequence && lhs.unlistedCollections == rhs.unlistedCollections
+            && lhs.changes.mapValues { $0.map { Pair(key: $0.key, kind: $0.kind) } } == rhs.changes.mapValues { $0.map { Pair(key: $0.key, kind: $0.kind) } }
+    }
+
+    public func hash(into hasher: inout Hasher) { hasher.combine(sequence) }
+
+    private struct Pair: Hashable { var key: [UInt8]; var kind: ChangeKind }
+}
+
+/// A contiguous part of the change log, as read in one snapshot.
+///
+/// ```swift
+/// let slice = try store.read { try $0.changeLog(after: lastSeen) }
+/// if slice.isTruncated { /* fell behind the retention bound: re-read everything */ }
+/// ```
+public struct ChangeLogSlice: Sendable {
+    /// The entries after the requested sequence, oldest first.
+    ///
+    /// ```swift
+    /// print(slice.entries.count)
+    /// ```
+    public var entries: [ChangeLogEntry]
+    /// The last sequence number committed in the snapshot (0 when nothing was ever logged).
+    ///
+    /// ```swift
+    /// lastSeen = slice.lastSequence
+    /// ```
+    public var lastSequence: UInt64
+    /// Whether entries between the requested sequence and the first entry were already pruned by
+    /// the retention bound, so the slice does not describe every change since then.
+    ///
+    /// ```swift
+    /// if slice.isTruncated { … }
+    /// ```
+    public var isTruncated: Bool
+}
+
+/// The change log's storage: entries keyed by big-endian sequence number in the `_changes`
+/// database, written in the same transaction as the records they describe.
+enum ChangeLog {
+    static let lastSequenceKey = Array("changes/last".utf8)
+    static let formatVersion: UInt8 = 1
+
+    static func key(_ sequence: UInt64) -> [UInt8] {
+        withUnsafeBytes(of: sequence.bigEndian) { Array($0) }
+    }
+
+    static func sequence(from key: UnsafeRawBufferPointer) -> UInt64 {
+        guard key.count == 8 else { return 0 }
+        return UInt64(bigEndian: key.loadUnaligned(as: UInt64.self))
+    }
+
+    static func lastSequence(in tx: some ReadableTransaction, meta: Database) throws -> UInt64 {
+        try tx.withValue(for: lastSequenceKey, in: meta) { sequence(from: $0) } ?? 0
+    }
+
+    /// Appends `changes` as the next entry and prunes entries beyond `retention`; returns the
+    /// new sequence number, or `nil` when there was nothing to log.
+    static func append(_ changes: TransactionChanges, maxListed: Int, retention: Int,
+                       in tx: WriteTransaction, log: Database, meta: Database) throws -> UInt64? {
+        guard !changes.isEmpty else { return nil }
+        let sequence = try lastSequence(in: tx, meta: meta) + 1
+        try tx.put(key(sequence), encode(changes, maxListed: maxListed), in: log)
+        try tx.put(lastSequenceKey, key(sequence), in: meta)
+        // Prune: keep `retention` entries. In steady state this deletes one entry per commit.
+        if sequence > UInt64(retention) {
+            let cutoff = sequence - UInt64(retention)
+            let cursor = try tx.cursor(on: log)
+            defer { cursor.close() }
+            var pruned = 0
+            while pruned < 1024, let (k, _) = try cursor.first(), ChangeLog.sequence(from: k) <= cutoff {
+                try cursor.deleteCurrent()
+                pruned += 1
+            }
+        }
+        return sequence
+    }
+
+    static func encode(_ changes: TransactionChanges, maxListed: Int) -> [UInt8] {
+        var out: [UInt8] = [formatVersion]
+        let names = changes.collectionNames
+        let total = changes.count
+        out.appendVarint(UInt64(names.count))
+        for name in names {
+            let entries = changes.changes(in: name).sorted { EncodedKey.compare($0.key, $1.key) < 0 }
+            out.appendVarint(UInt64(name.utf8.count))
+            out.append(contentsOf: name.utf8)
+            if total > maxListed {
+                out.append(1) // unlisted: too many changes to list
+                continue
+            }
+            out.append(0)
+            out.appendVarint(UInt64(entries.count))
+            for entry in entries {
+                out.append(entry.kind.rawValue)
+                out.appendVarint(UInt64(entry.key.count))
+                out.append(contentsOf: entry.key)
+            }
+        }
+        return out
+    }
+
+    static func decode(_ bytes: UnsafeRawBufferPointer, sequence: UInt64) throws -> ChangeLogEntry {
+        var reader = ByteReader(bytes)
+        func corrupt(_ why: String) -> DatabaseError {
+            DatabaseError(.corrupted, operation: "read change log", database: "_changes",
+                          message: "change log entry \(sequence) is corrupt at byte \(reader.offset): \(why)")
+        }
+        guard let version = reader.byte(), version == formatVersion else { throw corrupt("unknown entry format") }
+        guard let count = reader.varint() else { throw corrupt("truncated collection count") }
+        var entry = ChangeLogEntry(sequence: sequence, unlistedCollections: [], changes: [:])
+        for _ in 0..<count {
+            guard let nameLength = reader.varint(), let name = reader.string(Int(nameLength)) else { throw corrupt("truncated collection name") }
+            guard let unlisted = reader.byte() else { throw corrupt("truncated flags") }
+            if unlisted == 1 {
+                entry.unlistedCollections.insert(name)
+                continue
+            }
+            guard let keyCount = reader.varint(), keyCount <= UInt64(bytes.count) else { throw corrupt("bad key count") }
+            var list: [(key: [UInt8], kind: ChangeKind)] = []
+            list.reserveCapacity(Int(keyCount))
+            for _ in 0..<keyCount {
+                guard let rawKind = reader.byte(), let kind = ChangeKind(rawValue: rawKind) else { throw corrupt("bad change kind") }
+                guard let keyLength = reader.varint(), let key = reader.bytes(Int(keyLength)) else { throw corrupt("truncated key") }
+                list.append((key, kind))
+            }
+            entry.changes[name] = list
+        }
+        return entry
+    }
+
+    /// Reads the entries after `sequence`, in the snapshot of `tx`.
+    static func read(after sequence: UInt64, in tx: some ReadableTransaction, log: Database, meta: Database) throws -> ChangeLogSlice {
+        let last = try lastSequence(in: tx, meta: meta)
+        guard last > sequence else { return ChangeLogSlice(entries: [], lastSequence: last, isTruncated: false) }
+        var entries: [ChangeLogEntry] = []
+        var first: UInt64?
+        try tx.forEach(in: log, range: KeyRange(lowerBound: key(sequence + 1), upperBoundExclusive: nil)) { k, v in
+            let s = ChangeLog.sequence(from: k)
+            if first == nil { first = s }
+            entries.append(try decode(v, sequence: s))
+            return true
+        }
+        let truncated = (first ?? last + 1) != sequence + 1
+        return ChangeLogSlice(entries: entries, lastSequence: last, isTruncated: truncated)
+    }
+
+    /// The first and last sequence numbers held in the log (nil when empty).
+    static func range(in tx: some ReadableTransaction, log: Database) throws -> ClosedRange<UInt64>? {
+        let cursor = try tx.cursor(on: log)
+        defer { cursor.close() }
+        guard let (firstKey, _) = try cursor.first() else { return nil }
+        let first = sequence(from: firstKey)
+        guard let (lastKey, _) = try cursor.last() else { return nil }
+        return first...sequence(from: lastKey)
+    }
+}
+
+/// A bounds-checked reader over raw bytes.
+struct ByteReader {
+    let bytes: UnsafeRawBufferPointer
+    var offset = 0
+
+    init(_ bytes: UnsafeRawBufferPointer) { self.bytes = bytes }
+
+    var isAtEnd: Bool { offset >= bytes.count }
+
+    mutating func byte() -> UInt8? {
+        guard offset < bytes.count else { return nil }
+        defer { offset += 1 }
+        return bytes[offset]
+    }
+
+    mutating func varint() -> UInt64? {
+        var result: UInt64 = 0
+        var shift: UInt64 = 0
+        while shift < 64 {
+            guard let b = byte() else { return nil }
+            result |= UInt64(b & 0x7F) << shift
+            if b & 0x80 == 0 { return result }
+            shift += 7
+        }
+        return nil
+    }
+
+    mutating func bytes(_ count: Int) -> [UInt8]? {
+        guard count >= 0, count <= bytes.count - offset else { return nil }
+        defer { offset += count }
+        return Array(bytes[offset..<(offset + count)])
+    }
+
+    mutating func string(_ count: Int) -> String? {
+        bytes(count).map { String(decoding: $0, as: UTF8.self) }
+    }
+}

@@ -1,0 +1,112 @@
+import Foundation
+
+/// Everything the store knows about one registered collection, without its static type.
+///
+/// Captures, at registration, the closures that need the record type (computing index entries
+/// from stored bytes, converting to and from JSON), so that verification, index rebuilds, export
+/// and import work on any collection.
+final class CollectionDescriptor: @unchecked Sendable {
+    struct IndexInfo: Sendable, Hashable, Codable {
+        var name: String
+        var isUnique: Bool
+    }
+
+    let name: String
+    let schemaVersion: Int
+    let typeID: ObjectIdentifier
+    let typeName: String
+    let indexes: [IndexInfo]
+    let records: Database
+    let indexDatabases: [Database]
+    /// The index entries (index position, LMDB key, LMDB value) of a stored record.
+    let indexEntries: (_ bytes: UnsafeRawBufferPointer, _ primaryKey: [UInt8]) throws -> [(Int, [UInt8], [UInt8])]
+    /// The stored record as a JSON object (for export).
+    let jsonObject: (_ bytes: UnsafeRawBufferPointer) throws -> Data
+    /// A JSON object decoded, validated and encoded for storage: (primary key, record bytes).
+    let fromJSON: (_ json: Data) throws -> (primaryKey: [UInt8], bytes: [UInt8])
+    /// A human-readable primary key.
+    let describeKey: (_ primaryKey: [UInt8]) -> String
+
+    init<R: Record>(_ type: R.Type, records: Database, indexDatabases: [Database]) {
+        name = R.collectionName
+        schemaVersion = R.schemaVersion
+        typeID = ObjectIdentifier(R.self)
+        typeName = String(describing: R.self)
+        indexes = R.indexes.map { IndexInfo(name: $0.name, isUnique: $0.isUnique) }
+        self.records = records
+        self.indexDatabases = indexDatabases
+        indexEntries = { bytes, primaryKey in
+            let record = try RecordDecoder().decode(R.self, from: bytes)
+            return R.indexes.enumerated().map { position, index in
+                let entry = CollectionDescriptor.indexEntry(index.value(of: record), primaryKey: primaryKey, unique: index.isUnique)
+                return (position, entry.key, entry.value)
+            }
+        }
+        jsonObject = { bytes in
+            let record = try RecordDecoder().decode(R.self, from: bytes)
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+            encoder.dateEncodingStrategy = .iso8601WithFractionalSeconds
+            return try encoder.encode(record)
+        }
+        fromJSON = { json in
+            let decoder = JSONDecoder()
+            decoder.dateDecodingStrategy = .iso8601WithFractionalSeconds
+            let record = try decoder.decode(R.self, from: json)
+            return (record.encodedPrimaryKey, try RecordEncoder().encode(record))
+        }
+        describeKey = { primaryKey in
+            var decoder = KeyDecoder(primaryKey)
+            if let key = try? decoder.decode(R.PrimaryKey.self) { return "\(key)" }
+            return primaryKey.map { String(format: "%02x", $0) }.joined()
+        }
+    }
+
+    /// The LMDB key and value of an index entry: a non-unique index appends the primary key to the
+    /// key (so duplicates sort by primary key); both store the primary key as the value.
+    static func indexEntry(_ value: [UInt8], primaryKey: [UInt8], unique: Bool) -> (key: [UInt8], value: [UInt8]) {
+        unique ? (value, primaryKey) : (value + primaryKey, primaryKey)
+    }
+
+    func indexDatabase(named indexName: String) throws -> (Int, Database) {
+        guard let position = indexes.firstIndex(where: { $0.name == indexName }) else {
+            throw DatabaseError(.invalidArgument, operation: "query", database: name,
+                                message: "collection '\(name)' has no index named '\(indexName)' (it has: \(indexes.map(\.name).joined(separator: ", ")))")
+        }
+        return (position, indexDatabases[position])
+    }
+}
+
+extension JSONEncoder.DateEncodingStrategy {
+    /// ISO 8601 with milliseconds, so that dates survive an export/import round trip.
+    static let iso8601WithFractionalSeconds = JSONEncoder.DateEncodingStrategy.custom { date, encoder in
+        var container = encoder.singleValueContainer()
+        try container.encode(ISO8601.string(from: date))
+    }
+}
+
+extension JSONDecoder.DateDecodingStrategy {
+    /// Accepts ISO 8601 with or without fractional seconds.
+    static let iso8601WithFractionalSeconds = JSONDecoder.DateDecodingStrategy.custom { decoder in
+        let container = try decoder.singleValueContainer()
+        let text = try container.decode(String.self)
+        guard let date = ISO8601.date(from: text) else {
+            throw DecodingError.dataCorruptedError(in: container, debugDescription: "'\(text)' is not an ISO 8601 date (like 2018-12-08T08:47:15.000Z)")
+        }
+        return date
+    }
+}
+
+/// ISO 8601 formatting with millisecond precision, thread-safe.
+enum ISO8601 {
+    static func string(from date: Date) -> String {
+        date.formatted(.iso8601.year().month().day().dateSeparator(.dash).time(includingFractionalSeconds: true).timeSeparator(.colon).timeZone(separator: .omitted))
+    }
+
+    static func date(from text: String) -> Date? {
+        if let date = try? Date(text, strategy: .iso8601.year().month().day().dateSeparator(.dash).time(includingFractionalSeconds: true).timeSeparator(.colon).timeZone(separator: .omitted)) {
+            return date
+        }
+        return try? Date(text, strategy: .iso8601)
+    }
+}

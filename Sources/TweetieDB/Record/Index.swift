@@ -1,0 +1,89 @@
+/// A secondary index of a collection: one or more components computed from each record.
+///
+/// Index entries are written in the same transaction as their record, so an index never disagrees
+/// with the records. Each component has an order; a non-unique index breaks ties by primary key.
+/// Queries can match the leading components by equality and the next one by range, and sort by
+/// the index without a full scan.
+///
+/// ```swift
+/// static let indexes: [Index<Tweet>] = [
+///     Index("created", order: .descending) { $0.created },           // newest first
+///     Index("author") { $0.username }.then(order: .descending) { $0.created },
+///     Index("handle", unique: true) { $0.handle },
+/// ]
+/// ```
+public struct Index<R: Record>: Sendable {
+    /// The index's name, unique within its collection.
+    ///
+    /// ```swift
+    /// print(index.name) // "created"
+    /// ```
+    public let name: String
+    /// Whether two records may share the index's value. A duplicate fails the transaction.
+    ///
+    /// ```swift
+    /// print(index.isUnique)
+    /// ```
+    public let isUnique: Bool
+    /// The components' orders, first to last.
+    ///
+    /// ```swift
+    /// print(index.orders) // [.ascending, .descending]
+    /// ```
+    public private(set) var orders: [SortOrder]
+    private var components: [@Sendable (R, inout KeyEncoder) -> Void]
+
+    /// An index on one value computed from the record.
+    ///
+    /// ```swift
+    /// Index<Tweet>("created", order: .descending) { $0.created }
+    /// ```
+    public init<V: KeyComponent>(_ name: String, unique: Bool = false, order: SortOrder = .ascending,
+                                 _ value: @escaping @Sendable (R) -> V) {
+        self.name = name
+        self.isUnique = unique
+        self.orders = [order]
+        self.components = [{ record, encoder in encoder.append(value(record), descending: order == .descending) }]
+    }
+
+    /// Adds a further component, used to break ties of the previous ones.
+    ///
+    /// ```swift
+    /// Index<Tweet>("author") { $0.username }.then(order: .descending) { $0.created }
+    /// ```
+    public func then<V: KeyComponent>(order: SortOrder = .ascending, _ value: @escaping @Sendable (R) -> V) -> Index {
+        var copy = self
+        copy.orders.append(order)
+        copy.components.append { record, encoder in encoder.append(value(record), descending: order == .descending) }
+        return copy
+    }
+
+    /// The index's value for `record`, without the primary key.
+    func value(of record: R) -> [UInt8] {
+        var encoder = KeyEncoder()
+        for component in components { component(record, &encoder) }
+        return encoder.bytes
+    }
+
+    /// Encodes query values for the leading components of this index.
+    func encode(values: [any KeyComponent]) throws -> [UInt8] {
+        guard values.count <= orders.count else {
+            throw DatabaseError(.invalidArgument, operation: "query", database: "\(R.collectionName)#\(name)",
+                                message: "index '\(name)' has \(orders.count) component(s), but the query gives \(values.count) value(s)")
+        }
+        var encoder = KeyEncoder()
+        for (value, order) in zip(values, orders) { encoder.appendExistential(value, descending: order == .descending) }
+        return encoder.bytes
+    }
+}
+
+extension KeyEncoder {
+    /// Appends an existential key component (opened to its concrete type).
+    mutating func appendExistential(_ value: any KeyComponent, descending: Bool) {
+        appendOpened(value, descending: descending)
+    }
+
+    private mutating func appendOpened<T: KeyComponent>(_ value: T, descending: Bool) {
+        append(value, descending: descending)
+    }
+}

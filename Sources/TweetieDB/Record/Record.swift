@@ -1,0 +1,117 @@
+/// A value type stored in a ``Store``: `Codable`, `Sendable`, with a primary key, a collection
+/// name, a schema version and secondary indexes.
+///
+/// Records are stored in a compact binary encoding (``RecordEncoder``), keyed by their primary key
+/// encoded so that LMDB's byte order is the key's natural order. `Identifiable` records whose `id`
+/// is a ``KeyComponent`` get `primaryKey` for free.
+///
+/// ```swift
+/// struct Note: Record, Identifiable {
+///     static let collectionName = "notes"
+///     static let indexes: [Index<Note>] = [Index("updated", order: .descending) { $0.updated }]
+///     var id: Int64
+///     var text: String
+///     var updated: Date
+/// }
+/// ```
+public protocol Record: Codable, Sendable {
+    /// The type of the primary key (`Int64`, `UInt64`, `String`, `UUID`, …).
+    associatedtype PrimaryKey: KeyComponent
+
+    /// The collection's name: the name of its LMDB database. Letters, digits, `_` and `-`.
+    ///
+    /// ```swift
+    /// static let collectionName = "tweets"
+    /// ```
+    static var collectionName: String { get }
+
+    /// The version of the record's schema; raise it to run a migration. Default: 1.
+    ///
+    /// ```swift
+    /// static let schemaVersion = 2
+    /// ```
+    static var schemaVersion: Int { get }
+
+    /// The secondary indexes, maintained in the same transaction as the records. Default: none.
+    ///
+    /// ```swift
+    /// static let indexes: [Index<Tweet>] = [Index("created", order: .descending) { $0.created }]
+    /// ```
+    static var indexes: [Index<Self>] { get }
+
+    /// The record's primary key.
+    ///
+    /// ```swift
+    /// var primaryKey: Int64 { id }
+    /// ```
+    var primaryKey: PrimaryKey { get }
+}
+
+extension Record {
+    /// The default schema version, 1.
+    ///
+    /// ```swift
+    /// print(Tweet.schemaVersion) // 1
+    /// ```
+    public static var schemaVersion: Int { 1 }
+
+    /// No secondary indexes by default.
+    ///
+    /// ```swift
+    /// print(Note.indexes.isEmpty)
+    /// ```
+    public static var indexes: [Index<Self>] { [] }
+}
+
+extension Record where Self: Identifiable, ID: KeyComponent {
+    /// An `Identifiable` record's primary key is its `id`.
+    ///
+    /// ```swift
+    /// print(tweet.primaryKey == tweet.id) // true
+    /// ```
+    public var primaryKey: ID { id }
+}
+
+/// What ``StoreWriter/add(_:update:)`` does when a record with the same primary key exists.
+///
+/// The names follow Realm's `add(_:update:)`.
+///
+/// ```swift
+/// try tx.add(tweet, update: .modified)
+/// ```
+public enum UpdatePolicy: String, Sendable, Hashable, CaseIterable, Codable {
+    /// An existing key fails the transaction with ``DatabaseError/Code-swift.enum/constraintViolation``.
+    case error
+    /// Overwrite the existing record; it is always reported as modified.
+    case all
+    /// Overwrite only when the stored bytes differ; an identical record is neither written nor
+    /// reported as modified (fewer table reloads than Realm gives).
+    case modified
+}
+
+/// The direction of a sort or an index component.
+///
+/// ```swift
+/// Index<Tweet>("created", order: .descending) { $0.created }
+/// ```
+public enum SortOrder: String, Sendable, Hashable, Codable {
+    /// Smallest first.
+    case ascending
+    /// Largest first.
+    case descending
+}
+
+extension Record {
+    /// The primary key's bytes as stored (order-preserving encoding).
+    var encodedPrimaryKey: [UInt8] {
+        var encoder = KeyEncoder()
+        encoder.append(primaryKey)
+        return encoder.bytes
+    }
+
+    static func encode(primaryKey: PrimaryKey) -> [UInt8] {
+        var encoder = KeyEncoder()
+        encoder.append(primaryKey)
+        return encoder.bytes
+    }
+}

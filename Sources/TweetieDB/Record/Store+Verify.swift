@@ -1,0 +1,105 @@
+/// The result of ``Store/verify()``: what was checked and every inconsistency found.
+///
+/// ```swift
+/// let report = try store.verify()
+/// if !report.problems.isEmpty { report.problems.forEach { print($0) } }
+/// ```
+public struct VerificationReport: Sendable, Hashable, Codable {
+    /// Records per collection.
+    ///
+    /// ```swift
+    /// print(report.records["tweets"] ?? 0)
+    /// ```
+    public var records: [String: Int] = [:]
+    /// Index entries checked, over all indexes.
+    ///
+    /// ```swift
+    /// print(report.indexEntries)
+    /// ```
+    public var indexEntries = 0
+    /// Change-log entries checked.
+    ///
+    /// ```swift
+    /// print(report.changeLogEntries)
+    /// ```
+    public var changeLogEntries = 0
+    /// One sentence per inconsistency; empty when the database is consistent.
+    ///
+    /// ```swift
+    /// print(report.problems.isEmpty ? "ok" : "corrupt")
+    /// ```
+    public var problems: [String] = []
+}
+
+extension Store {
+    /// Checks, in one snapshot, every index against its records (each record has exactly its
+    /// entries, and no entry is stale) and the change log's sanity (consecutive sequence numbers
+    /// ending at the recorded last one, every entry decodable).
+    ///
+    /// ```swift
+    /// let report = try store.verify()
+    /// print(report.problems.isEmpty ? "consistent" : report.problems.joined(separator: "\n"))
+    /// ```
+    public func verify() throws -> VerificationReport {
+        try read { reader in
+            let tx = reader.transaction
+            var report = VerificationReport()
+            for name in collectionNames {
+                let descriptor = collectionsByName[name]!
+                var expected: [[[UInt8]: [UInt8]]] = Array(repeating: [:], count: descriptor.indexes.count)
+                var count = 0
+                try tx.forEach(in: descriptor.records) { key, value in
+                    count += 1
+                    do {
+                        for (position, entryKey, entryValue) in try descriptor.indexEntries(value, Array(key)) {
+                            if let other = expected[position][entryKey], descriptor.indexes[position].isUnique {
+                                report.problems.append("\(name): records \(descriptor.describeKey(other)) and \(descriptor.describeKey(entryValue)) share a value of unique index '\(descriptor.indexes[position].name)'")
+                            }
+                            expected[position][entryKey] = entryValue
+                        }
+                    } catch {
+                        report.problems.append("\(name): record \(descriptor.describeKey(Array(key))) cannot be decoded: \(error)")
+                    }
+                    return true
+                }
+                report.records[name] = count
+                for (position, index) in descriptor.indexes.enumerated() {
+                    var remaining = expected[position]
+                    try tx.forEach(in: descriptor.indexDatabases[position]) { key, value in
+                        report.indexEntries += 1
+                        let k = Array(key)
+                        if let want = remaining.removeValue(forKey: k) {
+                            if want != Array(value) {
+                                report.problems.append("\(name)#\(index.name): an entry points to \(descriptor.describeKey(Array(value))) instead of \(descriptor.describeKey(want))")
+                            }
+                        } else {
+                            report.problems.append("\(name)#\(index.name): a stale entry points to \(descriptor.describeKey(Array(value))), which does not have this value")
+                        }
+                        return true
+                    }
+                    for (_, owner) in remaining {
+                        report.problems.append("\(name)#\(index.name): the entry of record \(descriptor.describeKey(owner)) is missing")
+                    }
+                }
+            }
+            let last = try reader.lastChangeSequence()
+            var previous: UInt64?
+            try tx.forEach(in: log) { key, value in
+                let sequence = ChangeLog.sequence(from: key)
+                report.changeLogEntries += 1
+                if let previous, sequence != previous + 1 {
+                    report.problems.append("change log: sequence \(sequence) follows \(previous); entries are missing")
+                }
+                previous = sequence
+                do { _ = try ChangeLog.decode(value, sequence: sequence) } catch { report.problems.append("\(error)") }
+                return true
+            }
+            if let previous, previous != last {
+                report.problems.append("change log: the last entry is \(previous) but the recorded last sequence is \(last)")
+            } else if previous == nil, last > 0, report.changeLogEntries == 0 {
+                report.problems.append("change log: the recorded last sequence is \(last) but the log is empty")
+            }
+            return report
+        }
+    }
+}

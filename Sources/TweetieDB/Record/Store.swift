@@ -1,0 +1,431 @@
+import Foundation
+import Synchronization
+
+/// How a ``Store`` is opened. Every property documents its default.
+///
+/// ```swift
+/// var configuration = StoreConfiguration()
+/// configuration.environment.durability = .noMetaSync
+/// configuration.changeLogRetention = 50_000
+/// ```
+public struct StoreConfiguration: Sendable, Hashable {
+    /// The LMDB environment's configuration (map size, durability, readers…). Default: ``Configuration/init()``.
+    ///
+    /// ```swift
+    /// configuration.environment.durability = .noSync
+    /// ```
+    public var environment = Configuration()
+
+    /// How many committed transactions the change log keeps. Default: 10,000.
+    ///
+    /// An observer (in this or another process) that falls further behind receives a fresh initial
+    /// element instead of a changeset.
+    ///
+    /// ```swift
+    /// configuration.changeLogRetention = 100_000
+    /// ```
+    public var changeLogRetention: Int = 10_000
+
+    /// The most record changes one log entry lists; a transaction that changes more (a bulk import)
+    /// is logged as "collection changed" and its observers re-read. Default: 100,000.
+    ///
+    /// ```swift
+    /// configuration.maxListedChangesPerCommit = 10_000
+    /// ```
+    public var maxListedChangesPerCommit: Int = 100_000
+
+    /// Creates a configuration with every property at its documented default.
+    ///
+    /// ```swift
+    /// let configuration = StoreConfiguration()
+    /// ```
+    public init() {}
+}
+
+/// A migration of one collection, run when its ``Record/schemaVersion`` goes up.
+///
+/// It runs once, in the same write transaction that opens the store and records the new version;
+/// if it throws, nothing is changed and opening fails. Indexes of the collection are rebuilt after
+/// it runs.
+///
+/// ```swift
+/// let migration = Migration(Tweet.self) { context in
+///     for tweet in try context.writer.fetch(Query<Tweet>()) {
+///         var t = tweet; t.lang = t.lang ?? "en"
+///         try context.writer.add(t, update: .all)
+///     }
+/// }
+/// ```
+public struct Migration: Sendable {
+    let collectionName: String
+    let body: @Sendable (_ writer: StoreWriter, _ fromVersion: Int, _ toVersion: Int) throws -> Void
+
+    /// Creates a migration for `type`'s collection.
+    ///
+    /// ```swift
+    /// Migration(Tweet.self) { context in print(context.fromVersion, "→", context.toVersion) }
+    /// ```
+    public init<R: Record>(_ type: R.Type, _ body: @escaping @Sendable (MigrationContext) throws -> Void) {
+        collectionName = R.collectionName
+        self.body = { writer, from, to in try body(MigrationContext(writer: writer, fromVersion: from, toVersion: to)) }
+    }
+}
+
+/// What a ``Migration`` closure receives.
+///
+/// ```swift
+/// Migration(Tweet.self) { context in if context.fromVersion < 2 { … } }
+/// ```
+public struct MigrationContext {
+    /// The transaction the migration runs in.
+    ///
+    /// ```swift
+    /// try context.writer.deleteAll(Tweet.self)
+    /// ```
+    public let writer: StoreWriter
+    /// The schema version stored in the database.
+    ///
+    /// ```swift
+    /// print(context.fromVersion)
+    /// ```
+    public let fromVersion: Int
+    /// The schema version of the record type.
+    ///
+    /// ```swift
+    /// print(context.toVersion)
+    /// ```
+    public let toVersion: Int
+}
+
+/// An LMDB-backed object store: typed collections, secondary indexes, queries, transactions and
+/// a change log that feeds live queries in this and other processes.
+///
+/// ```swift
+/// let store = try Store.open(at: "/tmp/tweets", collections: [Tweet.self, User.self])
+/// try store.write { tx in try tx.add(tweet, update: .modified) }
+/// let newest = try store.read { tx in try tx.fetch(Query<Tweet>().sorted(byIndex: "created").limit(50)) }
+/// ```
+public final class Store: @unchecked Sendable {
+    /// The on-disk format this version writes. A database with a higher format is refused.
+    ///
+    /// ```swift
+    /// print(Store.formatVersion)
+    /// ```
+    public static let formatVersion = 1
+
+    /// The LMDB environment underneath.
+    ///
+    /// ```swift
+    /// print(store.environment.info().mapSize)
+    /// ```
+    public let environment: Environment
+    /// The configuration the store was opened with.
+    ///
+    /// ```swift
+    /// print(store.configuration.changeLogRetention)
+    /// ```
+    public let configuration: StoreConfiguration
+    /// The directory of the database.
+    ///
+    /// ```swift
+    /// print(store.path)
+    /// ```
+    public var path: String { environment.path }
+
+    let meta: Database
+    let log: Database
+    let collectionsByName: [String: CollectionDescriptor]
+    let collectionsByType: [ObjectIdentifier: CollectionDescriptor]
+    let notifier: CommitNotifier
+    private let removeOnClose: Bool
+    private let closed = Mutex(false)
+
+    static let metaName = "_meta"
+    static let logName = "_changes"
+    static let formatKey = Array("format".utf8)
+
+    // MARK: Opening
+
+    /// Opens (creating when needed) the database in `path` with the given collections.
+    ///
+    /// Refuses, without changing anything, a database written by a newer format version or a
+    /// directory holding an LMDB database that is not a TweetieDB one. Runs migrations for
+    /// collections whose schema version went up and rebuilds indexes whose definition changed.
+    ///
+    /// ```swift
+    /// let store = try Store.open(at: path, collections: [Tweet.self, User.self])
+    /// ```
+    public static func open(at path: String, configuration: StoreConfiguration = StoreConfiguration(),
+                            collections: [any Record.Type], migrations: [Migration] = []) throws -> Store {
+        try Store(path: path, configuration: configuration, collections: collections, migrations: migrations, removeOnClose: false)
+    }
+
+    /// A fresh store in a new temporary directory, removed when the store is closed — for tests and
+    /// previews (the role of Realm's `inMemoryIdentifier`).
+    ///
+    /// ```swift
+    /// let store = try Store.temporary(collections: [Tweet.self])
+    /// defer { store.close() }
+    /// ```
+    public static func temporary(collections: [any Record.Type], configuration: StoreConfiguration = StoreConfiguration()) throws -> Store {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("tweetiedb-\(UUID().uuidString)").path
+        var configuration = configuration
+        if configuration.environment.durability == .full { configuration.environment.durability = .noSync }
+        return try Store(path: path, configuration: configuration, collections: collections, migrations: [], removeOnClose: true)
+    }
+
+    private init(path: String, configuration: StoreConfiguration, collections: [any Record.Type],
+                 migrations: [Migration], removeOnClose: Bool) throws {
+        try Store.validate(collections: collections, path: path)
+        guard configuration.changeLogRetention > 0 else {
+            throw DatabaseError(.invalidArgument, operation: "open", path: path, message: "changeLogRetention must be positive")
+        }
+        self.configuration = configuration
+        self.removeOnClose = removeOnClose
+        let existed = FileManager.default.fileExists(atPath: path + "/data.mdb")
+        var envConfiguration = configuration.environment
+        envConfiguration.maxDatabases = max(envConfiguration.maxDatabases,
+                                            2 + collections.reduce(0) { $0 + 1 + $1.indexCount } + 8)
+        let environment = try Environment.open(at: path, configuration: envConfiguration)
+        self.environment = environment
+        do {
+            if existed { try Store.checkFormat(environment) }
+            meta = try environment.database(named: Store.metaName, create: !envConfiguration.readOnly)
+            log = try environment.database(named: Store.logName, create: !envConfiguration.readOnly)
+            var byName: [String: CollectionDescriptor] = [:]
+            var byType: [ObjectIdentifier: CollectionDescriptor] = [:]
+            for type in collections {
+                let descriptor = try type.makeDescriptor(in: environment, create: !envConfiguration.readOnly)
+                byName[descriptor.name] = descriptor
+                byType[descriptor.typeID] = descriptor
+            }
+            collectionsByName = byName
+            collectionsByType = byType
+            notifier = CommitNotifier(directory: environment.path)
+            if !envConfiguration.readOnly {
+                try prepareSchema(migrations: migrations)
+            }
+        } catch {
+            environment.close()
+            if removeOnClose { try? FileManager.default.removeItem(atPath: path) }
+            throw error
+        }
+    }
+
+    private static func validate(collections: [any Record.Type], path: String) throws {
+        var seen: Set<String> = []
+        for type in collections {
+            let name = type.collectionName
+            let allowed = name.unicodeScalars.allSatisfy { CharacterSet.alphanumerics.contains($0) || $0 == "_" || $0 == "-" }
+            guard !name.isEmpty, allowed, !name.hasPrefix("_"), name.utf8.count <= 200 else {
+                throw DatabaseError(.invalidArgument, operation: "open", database: name, path: path,
+                                    message: "collection name '\(name)' of \(type) is invalid: use letters, digits, '_' and '-', not starting with '_'")
+            }
+            guard seen.insert(name).inserted else {
+                throw DatabaseError(.invalidArgument, operation: "open", database: name, path: path,
+                                    message: "two record types use the collection name '\(name)'")
+            }
+            try type.validateIndexes(path: path)
+        }
+    }
+
+    /// Reads the format of an existing database without writing anything.
+    private static func checkFormat(_ environment: Environment) throws {
+        let meta: Database
+        do {
+            meta = try environment.database(named: metaName, create: false)
+        } catch let error as DatabaseError where error.code == .notFound {
+            // No metadata. An LMDB file with other named databases is not ours; an empty one is fine.
+            let main = try environment.database(named: nil, create: false)
+            let entries = try environment.read { try $0.stats(of: main).entries }
+            if entries > 0 {
+                throw DatabaseError(.notADatabase, operation: "open", path: environment.path,
+                                    message: "this LMDB database was not created by TweetieDB (it has no _meta database); refusing to change it")
+            }
+            return
+        } catch let error as DatabaseError where error.code == .incompatible {
+            throw DatabaseError(.notADatabase, operation: "open", path: environment.path,
+                                message: "this LMDB database was not created by TweetieDB ('_meta' is not a database); refusing to change it")
+        }
+        let format = try environment.read { tx in
+            try tx.withValue(for: formatKey, in: meta) { bytes -> Int in
+                guard bytes.count == 4 else { return -1 }
+                return Int(UInt32(bigEndian: bytes.loadUnaligned(as: UInt32.self)))
+            }
+        }
+        guard let format else { return }
+        guard format >= 0 else {
+            throw DatabaseError(.notADatabase, operation: "open", path: environment.path, message: "the format marker in _meta is corrupt")
+        }
+        guard format <= formatVersion else {
+            throw DatabaseError(.newerFormat, operation: "open", path: environment.path,
+                                message: "the database has format version \(format), but this TweetieDB reads up to version \(formatVersion); upgrade TweetieDB (the database was left untouched)")
+        }
+    }
+
+    private struct CollectionMetadata: Codable, Equatable {
+        var schemaVersion: Int
+        var indexes: [CollectionDescriptor.IndexInfo]
+    }
+
+    private func prepareSchema(migrations: [Migration]) throws {
+        let byName = Dictionary(grouping: migrations, by: \.collectionName)
+        try write { writer in
+            let tx = writer.transaction
+            var format: [UInt8] = []
+            withUnsafeBytes(of: UInt32(Store.formatVersion).bigEndian) { format = Array($0) }
+            if try tx.value(for: Store.formatKey, in: meta) != format {
+                try tx.put(Store.formatKey, format, in: meta)
+            }
+            for descriptor in collectionsByName.values.sorted(by: { $0.name < $1.name }) {
+                let key = Array("collection/\(descriptor.name)".utf8)
+                let current = CollectionMetadata(schemaVersion: descriptor.schemaVersion, indexes: descriptor.indexes)
+                let stored = try tx.value(for: key, in: meta).flatMap { try? JSONDecoder().decode(CollectionMetadata.self, from: Data($0)) }
+                guard stored != current else { continue }
+                if let stored {
+                    if stored.schemaVersion > current.schemaVersion {
+                        throw DatabaseError(.newerFormat, operation: "open", database: descriptor.name, path: path,
+                                            message: "collection '\(descriptor.name)' has schema version \(stored.schemaVersion) on disk, newer than \(descriptor.typeName)'s version \(current.schemaVersion)")
+                    }
+                    if stored.schemaVersion < current.schemaVersion {
+                        for migration in byName[descriptor.name] ?? [] {
+                            do {
+                                try migration.body(writer, stored.schemaVersion, current.schemaVersion)
+                            } catch {
+                                throw DatabaseError(.migrationFailed, operation: "migrate", database: descriptor.name, path: path,
+                                                    message: "migration from schema version \(stored.schemaVersion) to \(current.schemaVersion) failed: \(error)")
+                            }
+                        }
+                    }
+                    try writer.rebuildIndexes(of: descriptor)
+                }
+                try tx.put(key, Array(try JSONEncoder().encode(current)), in: meta)
+            }
+        }
+    }
+
+    // MARK: Closing
+
+    /// Closes the store; a temporary store's directory is removed.
+    ///
+    /// ```swift
+    /// store.close()
+    /// ```
+    public func close() {
+        let wasClosed = closed.withLock { closed -> Bool in
+            defer { closed = true }
+            return closed
+        }
+        guard !wasClosed else { return }
+        notifier.close()
+        environment.close()
+        if removeOnClose { try? FileManager.default.removeItem(atPath: path) }
+    }
+
+    deinit { close() }
+
+    // MARK: Transactions
+
+    /// Runs `body` in a read transaction on the calling thread.
+    ///
+    /// ```swift
+    /// let tweet = try store.read { tx in try tx.get(Tweet.self, key: 42) }
+    /// ```
+    public func read<T>(_ body: (StoreReader) throws -> T) throws -> T {
+        try environment.read { tx in try body(StoreReader(store: self, transaction: tx)) }
+    }
+
+    /// Runs `body` in a read transaction without blocking the caller's executor.
+    ///
+    /// ```swift
+    /// let count = try await store.read { tx in try tx.count(Tweet.self) }
+    /// ```
+    public func read<T: Sendable>(_ body: @escaping @Sendable (StoreReader) throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { continuation in
+            DispatchQueue.global().async {
+                continuation.resume(with: Result { try self.read(body) })
+            }
+        }
+    }
+
+    /// Runs `body` in a write transaction on the calling thread: committed when it returns, rolled
+    /// back entirely when it throws. The change log entry is written in the same transaction.
+    ///
+    /// `body` may run more than once if the map must grow: keep side effects out of it.
+    ///
+    /// ```swift
+    /// try store.write { tx in
+    ///     try tx.add(tweet, update: .modified)
+    ///     try tx.delete(Tweet.self, key: 7)
+    /// }
+    /// ```
+    @discardableResult
+    public func write<T>(_ body: (StoreWriter) throws -> T) throws -> T {
+        var sequence: UInt64?
+        let result = try environment.write { tx in
+            let writer = StoreWriter(store: self, transaction: tx)
+            let result = try body(writer)
+            sequence = try ChangeLog.append(writer.recorder.changes, maxListed: configuration.maxListedChangesPerCommit,
+                                            retention: configuration.changeLogRetention, in: tx, log: log, meta: meta)
+            return result
+        }
+        if let sequence { notifier.didCommit(sequence: sequence) }
+        return result
+    }
+
+    /// Runs `body` in a write transaction on the store's dedicated writer thread.
+    ///
+    /// ```swift
+    /// try await store.write { tx in try tx.add(contentsOf: tweets, update: .modified) }
+    /// ```
+    @discardableResult
+    public func write<T: Sendable>(_ body: @escaping @Sendable (StoreWriter) throws -> T) async throws -> T {
+        try await environment.onWriterThread { try self.write(body) }
+    }
+
+    // MARK: Collections
+
+    func descriptor<R: Record>(for type: R.Type) throws -> CollectionDescriptor {
+        guard let descriptor = collectionsByType[ObjectIdentifier(type)] else {
+            throw DatabaseError(.invalidArgument, operation: "collection", database: R.collectionName, path: path,
+                                message: "\(R.self) is not registered with this store; pass it in Store.open(collections:)")
+        }
+        return descriptor
+    }
+
+    /// The names of the registered collections, sorted.
+    ///
+    /// ```swift
+    /// print(store.collectionNames) // ["tweets", "users"]
+    /// ```
+    public var collectionNames: [String] { collectionsByName.keys.sorted() }
+
+    /// The index names of a registered collection.
+    ///
+    /// ```swift
+    /// print(store.indexNames(of: "tweets"))
+    /// ```
+    public func indexNames(of collection: String) -> [String] {
+        collectionsByName[collection]?.indexes.map(\.name) ?? []
+    }
+}
+
+extension Record {
+    static var indexCount: Int { indexes.count }
+
+    static func makeDescriptor(in environment: Environment, create: Bool) throws -> CollectionDescriptor {
+        let records = try environment.database(named: collectionName, create: create)
+        let indexDatabases = try indexes.map { try environment.database(named: "\(collectionName)#\($0.name)", create: create) }
+        return CollectionDescriptor(Self.self, records: records, indexDatabases: indexDatabases)
+    }
+
+    static func validateIndexes(path: String) throws {
+        var names: Set<String> = []
+        for index in indexes {
+            guard !index.name.isEmpty, !index.name.contains("#"), names.insert(index.name).inserted else {
+                throw DatabaseError(.invalidArgument, operation: "open", database: collectionName, path: path,
+                                    message: "index name '\(index.name)' of \(Self.self) is empty, contains '#', or is used twice")
+            }
+        }
+    }
+}

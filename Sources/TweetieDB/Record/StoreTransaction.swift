@@ -1,0 +1,479 @@
+/// Reads available in every store transaction, read-only or read-write.
+///
+/// ```swift
+/// func newest(_ tx: some StoreReading) throws -> [Tweet] {
+///     try tx.fetch(Query<Tweet>().sorted(byIndex: "created").limit(10))
+/// }
+/// ```
+public protocol StoreReading {
+    /// The LMDB transaction underneath.
+    associatedtype Transaction: ReadableTransaction
+    /// The store.
+    ///
+    /// ```swift
+    /// print(tx.store.path)
+    /// ```
+    var store: Store { get }
+    /// The LMDB transaction underneath.
+    ///
+    /// ```swift
+    /// print(tx.transaction.id)
+    /// ```
+    var transaction: Transaction { get }
+}
+
+/// A read-only store transaction: one consistent snapshot of every collection.
+///
+/// ```swift
+/// let (count, newest) = try store.read { tx in
+///     (try tx.count(Tweet.self), try tx.fetch(Query<Tweet>().sorted(byIndex: "created").limit(1)))
+/// }
+/// ```
+public struct StoreReader: StoreReading {
+    /// The store.
+    ///
+    /// ```swift
+    /// print(tx.store.collectionNames)
+    /// ```
+    public let store: Store
+    /// The LMDB transaction underneath.
+    ///
+    /// ```swift
+    /// print(tx.transaction.id)
+    /// ```
+    public let transaction: ReadTransaction
+}
+
+/// A read-write store transaction. Everything it does commits together or not at all, and it
+/// records exactly which records it inserted, modified and deleted.
+///
+/// ```swift
+/// try store.write { tx in
+///     try tx.add(contentsOf: fetched, update: .modified)
+///     try tx.delete(Tweet.self, key: 42)
+/// }
+/// ```
+public final class StoreWriter: StoreReading {
+    /// The store.
+    ///
+    /// ```swift
+    /// print(tx.store.path)
+    /// ```
+    public let store: Store
+    /// The LMDB transaction underneath.
+    ///
+    /// ```swift
+    /// print(tx.transaction.id)
+    /// ```
+    public let transaction: WriteTransaction
+    let recorder = ChangeRecorderBox()
+    private let encoder = RecordEncoder()
+    private let decoder = RecordDecoder()
+
+    init(store: Store, transaction: WriteTransaction) {
+        self.store = store
+        self.transaction = transaction
+    }
+
+    /// The changes this transaction made so far.
+    ///
+    /// ```swift
+    /// let changes = try store.write { tx in try tx.add(tweet); return tx.changes }
+    /// ```
+    public var changes: TransactionChanges { recorder.changes }
+}
+
+/// A reference box so that the recorder can be mutated through the `StoreWriter` value.
+final class ChangeRecorderBox {
+    var changes = TransactionChanges()
+}
+
+/// What ``StoreWriter/add(_:update:)`` did.
+///
+/// ```swift
+/// if try tx.add(tweet, update: .modified) == .unchanged { print("already up to date") }
+/// ```
+public enum WriteOutcome: Sendable, Hashable {
+    /// The record was new.
+    case inserted
+    /// The record existed and was overwritten.
+    case modified
+    /// The record existed with identical bytes (policy `.modified`): nothing was written.
+    case unchanged
+}
+
+/// What `add` found under the record's key.
+enum ExistingRecord<R> {
+    case none, identical, different(R)
+}
+
+/// Counts of what a batch write did.
+///
+/// ```swift
+/// let counts = try store.write { tx in try tx.add(contentsOf: tweets, update: .modified) }
+/// print(counts.inserted, counts.modified, counts.unchanged)
+/// ```
+public struct WriteCounts: Sendable, Hashable, Codable {
+    /// Records that were new.
+    ///
+    /// ```swift
+    /// print(counts.inserted)
+    /// ```
+    public var inserted = 0
+    /// Records that were overwritten.
+    ///
+    /// ```swift
+    /// print(counts.modified)
+    /// ```
+    public var modified = 0
+    /// Records already stored with identical bytes.
+    ///
+    /// ```swift
+    /// print(counts.unchanged)
+    /// ```
+    public var unchanged = 0
+
+    /// Zero counts.
+    ///
+    /// ```swift
+    /// var counts = WriteCounts()
+    /// ```
+    public init() {}
+
+    mutating func add(_ outcome: WriteOutcome) {
+        switch outcome {
+        case .inserted: inserted += 1
+        case .modified: modified += 1
+        case .unchanged: unchanged += 1
+        }
+    }
+}
+
+// MARK: - Reading
+
+extension StoreReading {
+    /// The record with primary key `key`, or `nil`.
+    ///
+    /// ```swift
+    /// let tweet = try tx.get(Tweet.self, key: 1071396963340435457)
+    /// ```
+    public func get<R: Record>(_ type: R.Type, key: R.PrimaryKey) throws -> R? {
+        let descriptor = try store.descriptor(for: type)
+        return try get(type, encodedKey: R.encode(primaryKey: key), descriptor: descriptor)
+    }
+
+    func get<R: Record>(_ type: R.Type, encodedKey: [UInt8], descriptor: CollectionDescriptor) throws -> R? {
+        try transaction.withValue(for: encodedKey, in: descriptor.records) { bytes in
+            try decodeRecord(type, bytes, descriptor: descriptor, key: encodedKey)
+        }
+    }
+
+    func decodeRecord<R: Record>(_ type: R.Type, _ bytes: UnsafeRawBufferPointer, descriptor: CollectionDescriptor, key: [UInt8]) throws -> R {
+        do {
+            return try RecordDecoder().decode(type, from: bytes)
+        } catch {
+            throw DatabaseError(.decodingFailed, operation: "decode", database: descriptor.name, path: store.path,
+                                message: "the stored record with key \(descriptor.describeKey(key)) cannot be decoded as \(R.self): \(error)")
+        }
+    }
+
+    /// Whether a record with primary key `key` exists.
+    ///
+    /// ```swift
+    /// if try tx.contains(Tweet.self, key: 42) { … }
+    /// ```
+    public func contains<R: Record>(_ type: R.Type, key: R.PrimaryKey) throws -> Bool {
+        let descriptor = try store.descriptor(for: type)
+        return try transaction.contains(R.encode(primaryKey: key), in: descriptor.records)
+    }
+
+    /// The number of records in the collection (constant time).
+    ///
+    /// ```swift
+    /// print(try tx.count(Tweet.self))
+    /// ```
+    public func count<R: Record>(_ type: R.Type) throws -> Int {
+        try transaction.stats(of: store.descriptor(for: type).records).entries
+    }
+
+    /// The records matching `query`, in its order.
+    ///
+    /// ```swift
+    /// let page = try tx.fetch(Query<Tweet>().sorted(byIndex: "created").limit(50))
+    /// ```
+    public func fetch<R: Record>(_ query: Query<R>) throws -> [R] {
+        var records: [R] = []
+        try forEach(query) { record in records.append(record); return true }
+        return records
+    }
+
+    /// The number of records matching `query` (after offset and limit).
+    ///
+    /// ```swift
+    /// let mine = try tx.fetchCount(Query<Tweet>().filter(index: "author", equals: "icanzilb"))
+    /// ```
+    public func fetchCount<R: Record>(_ query: Query<R>) throws -> Int {
+        var count = 0
+        try forEach(query) { _ in count += 1; return true }
+        return count
+    }
+
+    /// Calls `body` with each record matching `query`, in order, until it returns `false` —
+    /// streaming: when the query's order comes from a key or index walk, records are decoded one
+    /// at a time and nothing else is held in memory.
+    ///
+    /// ```swift
+    /// try tx.forEach(Query<Tweet>()) { tweet in print(tweet.id); return true }
+    /// ```
+    public func forEach<R: Record>(_ query: Query<R>, _ body: (R) throws -> Bool) throws {
+        try forEachEntry(query) { record, _, _ in try body(record) }
+    }
+
+    /// Like ``forEach(_:_:)`` but also passes each record's encoded primary key and sort key.
+    func forEachEntry<R: Record>(_ query: Query<R>, _ body: (R, [UInt8], EncodedKey) throws -> Bool) throws {
+        let descriptor = try store.descriptor(for: R.self)
+        let plan = try QueryPlan(query, descriptor: descriptor)
+        let decoder = RecordDecoder()
+        var skipped = 0
+        var delivered = 0
+        let limit = query.limitCount ?? Int.max
+        guard limit > 0 else { return }
+
+        if plan.walkIsSorted {
+            try walk(plan, decoder: decoder) { record, key in
+                guard query.predicates.allSatisfy({ $0(record) }) else { return true }
+                if skipped < query.offset { skipped += 1; return true }
+                delivered += 1
+                let keep = try body(record, key, plan.sortKey(of: record, primaryKey: key))
+                return keep && delivered < limit
+            }
+            return
+        }
+        // The walk's order is not the sort order: collect the matches, sort them in memory.
+        var matches: [(EncodedKey, [UInt8], R)] = []
+        try walk(plan, decoder: decoder) { record, key in
+            if query.predicates.allSatisfy({ $0(record) }) {
+                matches.append((plan.sortKey(of: record, primaryKey: key), key, record))
+            }
+            return true
+        }
+        matches.sort { $0.0 < $1.0 }
+        for (sortKey, key, record) in matches.dropFirst(query.offset).prefix(limit) {
+            guard try body(record, key, sortKey) else { return }
+        }
+    }
+
+    private func walk<R: Record>(_ plan: QueryPlan<R>, decoder: RecordDecoder, _ body: (R, [UInt8]) throws -> Bool) throws {
+        let descriptor = plan.descriptor
+        if plan.viaIndex {
+            try transaction.forEach(in: plan.database, range: plan.range, reverse: plan.reverse) { _, value in
+                let key = Array(value)
+                guard let record = try get(R.self, encodedKey: key, descriptor: descriptor) else {
+                    throw DatabaseError(.corrupted, operation: "query", database: descriptor.name, path: store.path,
+                                        message: "an index entry points to the missing record \(descriptor.describeKey(key)); run verify")
+                }
+                return try body(record, key)
+            }
+        } else {
+            try transaction.forEach(in: plan.database, range: plan.range, reverse: plan.reverse) { k, v in
+                let key = Array(k)
+                return try body(try decodeRecord(R.self, v, descriptor: descriptor, key: key), key)
+            }
+        }
+    }
+
+    /// The change-log entries committed after `sequence`, in this snapshot.
+    ///
+    /// ```swift
+    /// let slice = try tx.changeLog(after: 0)
+    /// ```
+    public func changeLog(after sequence: UInt64) throws -> ChangeLogSlice {
+        try ChangeLog.read(after: sequence, in: transaction, log: store.log, meta: store.meta)
+    }
+
+    /// The sequence number of the last change-log entry in this snapshot (0 when none).
+    ///
+    /// ```swift
+    /// let last = try tx.lastChangeSequence()
+    /// ```
+    public func lastChangeSequence() throws -> UInt64 {
+        try ChangeLog.lastSequence(in: transaction, meta: store.meta)
+    }
+
+    /// The first and last sequence numbers the change log still holds.
+    ///
+    /// ```swift
+    /// if let range = try tx.changeLogRange() { print(range) }
+    /// ```
+    public func changeLogRange() throws -> ClosedRange<UInt64>? {
+        try ChangeLog.range(in: transaction, log: store.log)
+    }
+}
+
+// MARK: - Writing
+
+extension StoreWriter {
+    /// Adds `record`, or updates the stored one with the same primary key according to `policy`
+    /// (Realm's `add(_:update:)`). Indexes are updated in the same transaction.
+    ///
+    /// Throws ``DatabaseError/Code-swift.enum/constraintViolation`` for an existing key under
+    /// `.error`, or a duplicate value in a unique index; the whole transaction then rolls back.
+    ///
+    /// ```swift
+    /// try tx.add(tweet, update: .modified)
+    /// ```
+    @discardableResult
+    public func add<R: Record>(_ record: R, update policy: UpdatePolicy = .error) throws -> WriteOutcome {
+        let descriptor = try store.descriptor(for: R.self)
+        return try add(record, policy: policy, descriptor: descriptor)
+    }
+
+    /// Adds or updates every record of `records`; see ``add(_:update:)``.
+    ///
+    /// ```swift
+    /// let counts = try tx.add(contentsOf: tweets, update: .modified)
+    /// ```
+    @discardableResult
+    public func add<R: Record, S: Sequence<R>>(contentsOf records: S, update policy: UpdatePolicy = .error) throws -> WriteCounts {
+        let descriptor = try store.descriptor(for: R.self)
+        var counts = WriteCounts()
+        for record in records { counts.add(try add(record, policy: policy, descriptor: descriptor)) }
+        return counts
+    }
+
+    private func add<R: Record>(_ record: R, policy: UpdatePolicy, descriptor: CollectionDescriptor) throws -> WriteOutcome {
+        let key = record.encodedPrimaryKey
+        guard key.count <= LMDB.maxKeySize else {
+            throw DatabaseError(.invalidArgument, operation: "add", database: descriptor.name, path: store.path,
+                                message: "the primary key \(record.primaryKey) encodes to \(key.count) bytes; keys are limited to \(LMDB.maxKeySize)")
+        }
+        let bytes: [UInt8]
+        do {
+            bytes = try encoder.encode(record)
+        } catch {
+            throw DatabaseError(.encodingFailed, operation: "add", database: descriptor.name, path: store.path,
+                                message: "\(R.self) with key \(record.primaryKey) cannot be encoded: \(error)")
+        }
+        // Look at the stored record, if any, in place.
+        let existing: ExistingRecord<R> = try transaction.withValue(for: key, in: descriptor.records) { stored -> ExistingRecord<R> in
+            if policy == .error { return .different(record) }
+            let same = stored.count == bytes.count && bytes.withUnsafeBytes { compareBytes(stored, $0) == 0 }
+            if same { return policy == .modified ? .identical : .different(record) }
+            return .different(try decodeRecord(R.self, stored, descriptor: descriptor, key: key))
+        } ?? .none
+        switch existing {
+        case .identical:
+            return .unchanged
+        case .none:
+            try putIndexEntries(of: record, key: key, old: nil, descriptor: descriptor)
+            try transaction.put(key, bytes, in: descriptor.records)
+            recorder.changes.recordInsert(descriptor.name, key)
+            return .inserted
+        case .different(let old):
+            if policy == .error {
+                throw DatabaseError(.constraintViolation, operation: "add", database: descriptor.name, path: store.path,
+                                    message: "a \(R.self) with primary key \(record.primaryKey) already exists (update policy .error)")
+            }
+            try putIndexEntries(of: record, key: key, old: old, descriptor: descriptor)
+            try transaction.put(key, bytes, in: descriptor.records)
+            recorder.changes.recordModify(descriptor.name, key)
+            return .modified
+        }
+    }
+
+    private func putIndexEntries<R: Record>(of record: R, key: [UInt8], old: R?, descriptor: CollectionDescriptor) throws {
+        for (position, index) in R.indexes.enumerated() {
+            let value = index.value(of: record)
+            let oldValue = old.map { index.value(of: $0) }
+            if let oldValue, oldValue == value { continue }
+            let database = descriptor.indexDatabases[position]
+            if let oldValue {
+                let oldEntry = CollectionDescriptor.indexEntry(oldValue, primaryKey: key, unique: index.isUnique)
+                try transaction.delete(oldEntry.key, in: database)
+            }
+            let entry = CollectionDescriptor.indexEntry(value, primaryKey: key, unique: index.isUnique)
+            guard entry.key.count <= LMDB.maxKeySize else {
+                throw DatabaseError(.invalidArgument, operation: "add", database: "\(descriptor.name)#\(index.name)", path: store.path,
+                                    message: "the index entry for \(descriptor.describeKey(key)) is \(entry.key.count) bytes; LMDB keys are limited to \(LMDB.maxKeySize)")
+            }
+            if index.isUnique {
+                if let owner = try transaction.value(for: entry.key, in: database), owner != key {
+                    throw DatabaseError(.constraintViolation, operation: "add", database: "\(descriptor.name)#\(index.name)", path: store.path,
+                                        message: "unique index '\(index.name)' already holds this value for the record with key \(descriptor.describeKey(owner)), so \(descriptor.describeKey(key)) cannot use it")
+                }
+            }
+            try transaction.put(entry.key, entry.value, in: database)
+        }
+    }
+
+    /// Deletes the record with primary key `key`; returns whether it existed.
+    ///
+    /// ```swift
+    /// try tx.delete(Tweet.self, key: 42)
+    /// ```
+    @discardableResult
+    public func delete<R: Record>(_ type: R.Type, key: R.PrimaryKey) throws -> Bool {
+        let descriptor = try store.descriptor(for: type)
+        return try delete(type, encodedKey: R.encode(primaryKey: key), descriptor: descriptor)
+    }
+
+    func delete<R: Record>(_ type: R.Type, encodedKey key: [UInt8], descriptor: CollectionDescriptor) throws -> Bool {
+        guard let old = try get(type, encodedKey: key, descriptor: descriptor) else { return false }
+        for (position, index) in R.indexes.enumerated() {
+            let entry = CollectionDescriptor.indexEntry(index.value(of: old), primaryKey: key, unique: index.isUnique)
+            try transaction.delete(entry.key, in: descriptor.indexDatabases[position])
+        }
+        try transaction.delete(key, in: descriptor.records)
+        recorder.changes.recordDelete(descriptor.name, key)
+        return true
+    }
+
+    /// Deletes every record matching `query`; returns how many.
+    ///
+    /// ```swift
+    /// try tx.delete(Query<Tweet>().filter(index: "author", equals: "spammer"))
+    /// ```
+    @discardableResult
+    public func delete<R: Record>(_ query: Query<R>) throws -> Int {
+        let descriptor = try store.descriptor(for: R.self)
+        var keys: [[UInt8]] = []
+        try forEachEntry(query) { _, key, _ in keys.append(key); return true }
+        for key in keys { _ = try delete(R.self, encodedKey: key, descriptor: descriptor) }
+        return keys.count
+    }
+
+    /// Deletes every record of the collection; returns how many.
+    ///
+    /// ```swift
+    /// try tx.deleteAll(Tweet.self)
+    /// ```
+    @discardableResult
+    public func deleteAll<R: Record>(_ type: R.Type) throws -> Int {
+        let descriptor = try store.descriptor(for: type)
+        var keys: [[UInt8]] = []
+        try transaction.forEach(in: descriptor.records) { key, _ in keys.append(Array(key)); return true }
+        try transaction.removeAll(in: descriptor.records)
+        for database in descriptor.indexDatabases { try transaction.removeAll(in: database) }
+        for key in keys { recorder.changes.recordDelete(descriptor.name, key) }
+        return keys.count
+    }
+
+    /// Rebuilds every index of a collection from its records (after a migration or an index change).
+    func rebuildIndexes(of descriptor: CollectionDescriptor) throws {
+        for database in descriptor.indexDatabases { try transaction.removeAll(in: database) }
+        guard !descriptor.indexes.isEmpty else { return }
+        var entries: [(Int, [UInt8], [UInt8])] = []
+        try transaction.forEach(in: descriptor.records) { key, value in
+            entries.append(contentsOf: try descriptor.indexEntries(value, Array(key)))
+            return true
+        }
+        for (position, key, value) in entries {
+            let database = descriptor.indexDatabases[position]
+            if descriptor.indexes[position].isUnique, let owner = try transaction.value(for: key, in: database), owner != value {
+                throw DatabaseError(.constraintViolation, operation: "rebuild index", database: "\(descriptor.name)#\(descriptor.indexes[position].name)", path: store.path,
+                                    message: "records \(descriptor.describeKey(owner)) and \(descriptor.describeKey(value)) share a value of the unique index")
+            }
+            try transaction.put(key, value, in: database)
+        }
+    }
+}

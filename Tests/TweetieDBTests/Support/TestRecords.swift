@@ -1,0 +1,38 @@
+import Foundation
+@testable import TweetieDB
+
+/// A tweet-shaped record with the two real secondary indexes.
+struct Post: Record, Identifiable, Hashable {
+    static let collectionName = "posts"
+    static let indexes: [Index<Post>] = [
+        Index("created", order: .descending) { $0.created },
+        Index("author") { $0.author }.then(order: .descending) { $0.created },
+    ]
+    var id: Int64
+    var author: String
+    var text: String
+    var created: Date
+    var likes: Int
+}
+
+/// A record with a unique index.
+struct Member: Record, Identifiable, Hashable {
+    static let collectionName = "members"
+    static let indexes: [Index<Member>] = [Index("handle", unique: true) { $0.handle }]
+    var id: String
+    var handle: String
+    var name: String
+}
+
+/// A deterministic pseudo-random generator (SplitMix64), so failures reproduce from the seed.
+struct SeededRandom: RandomNumberGenerator {
+    private var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
