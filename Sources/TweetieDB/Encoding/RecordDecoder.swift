@@ -43,7 +43,8 @@ public struct RecordDecoder: Sendable {
             ))
         }
         let decoder = RecordDecoderImpl(reader: reader, position: 1, limit: bytes.count)
-        let (value, end) = try decoder.decodeValue(type, at: 1, limit: bytes.count, depth: 0, path: { [] })
+        var end = 0
+        let value = try decoder.decodeValue(type, at: 1, limit: bytes.count, depth: 0, end: &end, path: { [] })
         guard end == bytes.count else {
             throw DecodingError.dataCorrupted(DecodingError.Context(
                 codingPath: [], debugDescription: "Unexpected trailing bytes: the record ends at byte offset \(end) but the input has \(bytes.count) bytes"

@@ -33,7 +33,7 @@ final class RecordDecoderImpl: Decoder, SingleValueDecodingContainer {
             throw error.decodingError(path: codingPath)
         }
         return KeyedDecodingContainer(
-            RecordKeyedDecodingContainer<Key>(decoder: self, codingPath: codingPath, body: body, depth: depth + 1)
+            RecordKeyedDecodingContainer<Key>(core: RecordKeyedDecodingCore(decoder: self, codingPath: codingPath, body: body, depth: depth + 1))
         )
     }
 
@@ -63,64 +63,63 @@ final class RecordDecoderImpl: Decoder, SingleValueDecodingContainer {
     // MARK: Values
 
     /// Decodes any value at `position` (bounded by `limit`); `depth` is the number of
-    /// containers enclosing it and `path` its coding path. Returns the value and its end.
+    /// containers enclosing it and `path` its coding path. Sets `end` to the value's end.
+    ///
+    /// The types the format stores natively are read directly, also when they arrive through
+    /// a generic `decode<T>` call (e.g. the elements of `[Int]`).
     @inline(__always)
     func decodeValue<T: Decodable>(
-        _ type: T.Type, at position: Int, limit: Int, depth: Int, path: () -> [any CodingKey]
-    ) throws -> (T, Int) {
-        if let primitive = try decodePrimitive(type, at: position, limit: limit, path: path) {
-            return primitive
-        }
-        let end: Int
+        _ type: T.Type, at position: Int, limit: Int, depth: Int, end: inout Int, path: () -> [any CodingKey]
+    ) throws -> T {
+        let reader = reader
+        if T.self == String.self { return try primitive(end: &end, path) { () throws(RecordProblem) in try reader.readString(at: position, limit: limit) } }
+        if T.self == Date.self { return try primitive(end: &end, path) { () throws(RecordProblem) in try reader.readDate(at: position, limit: limit) } }
+        if T.self == Int.self { return try primitive(end: &end, path) { () throws(RecordProblem) in try reader.readInteger(Int.self, at: position, limit: limit) } }
+        if T.self == Int64.self { return try primitive(end: &end, path) { () throws(RecordProblem) in try reader.readInteger(Int64.self, at: position, limit: limit) } }
+        if T.self == Double.self { return try primitive(end: &end, path) { () throws(RecordProblem) in try reader.readDouble(at: position, limit: limit) } }
+        if T.self == Bool.self { return try primitive(end: &end, path) { () throws(RecordProblem) in try reader.readBool(at: position, limit: limit) } }
+        if T.self == URL.self { return try primitive(end: &end, path) { () throws(RecordProblem) in try reader.readURL(at: position, limit: limit) } }
+        if T.self == Data.self { return try primitive(end: &end, path) { () throws(RecordProblem) in try reader.readData(at: position, limit: limit) } }
+        if T.self == UUID.self { return try primitive(end: &end, path) { () throws(RecordProblem) in try reader.readUUID(at: position, limit: limit) } }
+        if T.self == Float.self { return try primitive(end: &end, path) { () throws(RecordProblem) in try reader.readFloat(at: position, limit: limit) } }
+        if T.self == Int32.self { return try primitive(end: &end, path) { () throws(RecordProblem) in try reader.readInteger(Int32.self, at: position, limit: limit) } }
+        if T.self == Int16.self { return try primitive(end: &end, path) { () throws(RecordProblem) in try reader.readInteger(Int16.self, at: position, limit: limit) } }
+        if T.self == Int8.self { return try primitive(end: &end, path) { () throws(RecordProblem) in try reader.readInteger(Int8.self, at: position, limit: limit) } }
+        if T.self == UInt.self { return try primitive(end: &end, path) { () throws(RecordProblem) in try reader.readInteger(UInt.self, at: position, limit: limit) } }
+        if T.self == UInt64.self { return try primitive(end: &end, path) { () throws(RecordProblem) in try reader.readInteger(UInt64.self, at: position, limit: limit) } }
+        if T.self == UInt32.self { return try primitive(end: &end, path) { () throws(RecordProblem) in try reader.readInteger(UInt32.self, at: position, limit: limit) } }
+        if T.self == UInt16.self { return try primitive(end: &end, path) { () throws(RecordProblem) in try reader.readInteger(UInt16.self, at: position, limit: limit) } }
+        if T.self == UInt8.self { return try primitive(end: &end, path) { () throws(RecordProblem) in try reader.readInteger(UInt8.self, at: position, limit: limit) } }
+
+        let valueEnd: Int
         do {
-            end = try reader.valueEnd(at: position, limit: limit)
+            valueEnd = try reader.valueEnd(at: position, limit: limit)
         } catch {
             throw error.decodingError(path: path())
         }
         let saved = (self.position, self.limit, self.depth, self.codingPath)
         self.position = position
-        self.limit = end
+        self.limit = valueEnd
         self.depth = depth
         self.codingPath = path()
         defer { (self.position, self.limit, self.depth, self.codingPath) = saved }
-        return (try T(from: self), end)
+        let value = try T(from: self)
+        end = valueEnd
+        return value
     }
 
-    /// Decodes the types the format stores natively (including when they arrive through a
-    /// generic `decode<T>` call, e.g. the elements of `[Int]`); `nil` for every other type.
+    /// Runs a concrete reader and hands its value back as `T` (the caller checked `V == T`).
     @inline(__always)
-    func decodePrimitive<T>(
-        _ type: T.Type, at position: Int, limit: Int, path: () -> [any CodingKey]
-    ) throws -> (T, Int)? {
+    private func primitive<V, T>(
+        end: inout Int, _ path: () -> [any CodingKey], _ read: () throws(RecordProblem) -> (V, Int)
+    ) throws -> T {
         do {
-            if T.self == String.self { return cast(try reader.readString(at: position, limit: limit)) }
-            if T.self == Date.self { return cast(try reader.readDate(at: position, limit: limit)) }
-            if T.self == Int.self { return cast(try reader.readInteger(Int.self, at: position, limit: limit)) }
-            if T.self == Int64.self { return cast(try reader.readInteger(Int64.self, at: position, limit: limit)) }
-            if T.self == Double.self { return cast(try reader.readDouble(at: position, limit: limit)) }
-            if T.self == Bool.self { return cast(try reader.readBool(at: position, limit: limit)) }
-            if T.self == URL.self { return cast(try reader.readURL(at: position, limit: limit)) }
-            if T.self == Data.self { return cast(try reader.readData(at: position, limit: limit)) }
-            if T.self == UUID.self { return cast(try reader.readUUID(at: position, limit: limit)) }
-            if T.self == Float.self { return cast(try reader.readFloat(at: position, limit: limit)) }
-            if T.self == Int32.self { return cast(try reader.readInteger(Int32.self, at: position, limit: limit)) }
-            if T.self == Int16.self { return cast(try reader.readInteger(Int16.self, at: position, limit: limit)) }
-            if T.self == Int8.self { return cast(try reader.readInteger(Int8.self, at: position, limit: limit)) }
-            if T.self == UInt.self { return cast(try reader.readInteger(UInt.self, at: position, limit: limit)) }
-            if T.self == UInt64.self { return cast(try reader.readInteger(UInt64.self, at: position, limit: limit)) }
-            if T.self == UInt32.self { return cast(try reader.readInteger(UInt32.self, at: position, limit: limit)) }
-            if T.self == UInt16.self { return cast(try reader.readInteger(UInt16.self, at: position, limit: limit)) }
-            if T.self == UInt8.self { return cast(try reader.readInteger(UInt8.self, at: position, limit: limit)) }
+            let (value, next) = try read()
+            end = next
+            return unsafeBitCast(value, to: T.self)
         } catch {
             throw error.decodingError(path: path())
         }
-        return nil
-    }
-
-    @inline(__always)
-    private func cast<A, B>(_ value: (A, Int)) -> (B, Int) {
-        // Only called after checking `A.self == B.self`.
-        (unsafeBitCast(value.0, to: B.self), value.1)
     }
 
     // MARK: SingleValueDecodingContainer
@@ -156,6 +155,7 @@ final class RecordDecoderImpl: Decoder, SingleValueDecodingContainer {
     func decode<T: Decodable>(_ type: T.Type) throws -> T {
         // A single-value container adds no nesting level: the wrapped value keeps this depth.
         let path = codingPath
-        return try decodeValue(type, at: position, limit: limit, depth: depth, path: { path }).0
+        var end = 0
+        return try decodeValue(type, at: position, limit: limit, depth: depth, end: &end, path: { path })
     }
 }

@@ -62,7 +62,7 @@ public struct RecordEncoder: Sendable {
     /// ```
     public func encode<T: Encodable>(_ value: T) throws -> [UInt8] {
         var bytes: [UInt8] = []
-        bytes.reserveCapacity(320)
+        bytes.reserveCapacity(16)
         bytes.append(RecordFormat.version)
         try RecordValueWriter.write(value, into: &bytes, depth: 0, path: { [] })
         return bytes

@@ -41,7 +41,7 @@ final class RecordEncoderImpl: Encoder {
         let buffer: RecordEncodingBuffer
         switch storage {
         case .empty:
-            buffer = RecordEncodingBuffer(depth: depth + 1, codingPath: codingPath, capacity: 256)
+            buffer = RecordEncodingBuffer(depth: depth + 1, codingPath: codingPath, capacity: 512)
             storage = .keyed(buffer)
         case .keyed(let existing):
             buffer = existing
@@ -92,6 +92,7 @@ final class RecordEncoderImpl: Encoder {
             if canonicalGroupSize != nil {
                 body = try RecordCanonicalOrder.sortKeyedBody(body)
             }
+            out.reserveCapacity(out.count + 11 + body.count)
             out.append(RecordFormat.Tag.keyed)
             out.appendVarint(UInt64(body.count))
             out.append(contentsOf: body)
@@ -101,6 +102,7 @@ final class RecordEncoderImpl: Encoder {
                 body = try RecordCanonicalOrder.sortUnkeyedBody(body, groupSize: groupSize)
             }
             let count = UInt64(buffer.count)
+            out.reserveCapacity(out.count + 21 + body.count)
             out.append(RecordFormat.Tag.unkeyed)
             out.appendVarint(UInt64(RecordFormat.varintSize(count) + body.count))
             out.appendVarint(count)

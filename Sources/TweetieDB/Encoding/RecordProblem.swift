@@ -5,6 +5,8 @@ struct RecordProblem: Error, @unchecked Sendable {
         case corrupted
         case typeMismatch
         case valueNotFound
+        /// Turned into `DecodingError.keyNotFound` by the keyed container, which has the key.
+        case keyNotFound
     }
 
     var kind: Kind
@@ -19,7 +21,7 @@ struct RecordProblem: Error, @unchecked Sendable {
     func decodingError(path: [any CodingKey]) -> DecodingError {
         let context = DecodingError.Context(codingPath: path, debugDescription: message)
         switch kind {
-        case .corrupted: return .dataCorrupted(context)
+        case .corrupted, .keyNotFound: return .dataCorrupted(context)
         case .typeMismatch: return .typeMismatch(type, context)
         case .valueNotFound: return .valueNotFound(type, context)
         }

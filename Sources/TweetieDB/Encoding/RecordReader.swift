@@ -19,13 +19,37 @@ struct RecordReader {
 
     @inline(__always)
     func varint(at position: inout Int, limit: Int, what: @autoclosure () -> String) throws(RecordProblem) -> UInt64 {
-        // Fast path: one byte.
-        if position < limit, base[position] < 0x80 {
-            let value = UInt64(base[position])
-            position += 1
-            return value
+        // Fast path: the varint ends within 9 bytes and before `limit` (no overflow possible).
+        var index = position
+        var value: UInt64 = 0
+        var shift: UInt64 = 0
+        let fastLimit = min(limit, position + 9)
+        while index < fastLimit {
+            let byte = base[index]
+            value |= UInt64(byte & 0x7F) << shift
+            index += 1
+            if byte < 0x80 {
+                position = index
+                return value
+            }
+            shift += 7
         }
         return try varintSlow(at: &position, limit: limit, what: what())
+    }
+
+    /// Moves past a varint without decoding it.
+    @inline(__always)
+    func skipVarint(at position: inout Int, limit: Int) throws(RecordProblem) {
+        var index = position
+        let end = min(limit, position + 10)
+        while index < end {
+            if base[index] < 0x80 {
+                position = index + 1
+                return
+            }
+            index += 1
+        }
+        _ = try varintSlow(at: &position, limit: limit, what: "integer")
     }
 
     func varintSlow(at position: inout Int, limit: Int, what: String) throws(RecordProblem) -> UInt64 {
@@ -84,7 +108,7 @@ struct RecordReader {
         case RecordFormat.Tag.null, RecordFormat.Tag.boolFalse, RecordFormat.Tag.boolTrue:
             return cursor
         case RecordFormat.Tag.unsigned, RecordFormat.Tag.signed:
-            _ = try varint(at: &cursor, limit: limit, what: "integer")
+            try skipVarint(at: &cursor, limit: limit)
             return cursor
         case RecordFormat.Tag.float64, RecordFormat.Tag.date:
             return try fixed(8, at: cursor, limit: limit, what: RecordFormat.describe(tag: tag))
@@ -203,7 +227,14 @@ struct RecordReader {
     @inline(__always)
     func makeString(_ range: Range<Int>, at position: Int) throws(RecordProblem) -> String {
         let buffer = UnsafeBufferPointer(start: base + range.lowerBound, count: range.count)
-        guard let string = String(validating: buffer, as: UTF8.self) else {
+        // `String(decoding:)` is specialized and fast; it repairs invalid UTF-8 with U+FFFD, so a
+        // repair is detected by comparing the result with the input.
+        var string = String(decoding: buffer, as: UTF8.self)
+        let exact = string.withUTF8 { decoded in
+            decoded.count == buffer.count
+                && (buffer.isEmpty || memcmp(decoded.baseAddress!, buffer.baseAddress!, buffer.count) == 0)
+        }
+        guard exact else {
             throw .corrupted("String at byte offset \(position) is not valid UTF-8")
         }
         return string

@@ -78,7 +78,8 @@ struct RecordUnkeyedDecodingContainer: UnkeyedDecodingContainer {
     mutating func decode<T: Decodable>(_ type: T.Type) throws -> T {
         try checkNotAtEnd(type)
         let path = indexPath
-        let (value, next) = try decoder.decodeValue(type, at: cursor, limit: end, depth: depth, path: { path })
+        var next = 0
+        let value = try decoder.decodeValue(type, at: cursor, limit: end, depth: depth, end: &next, path: { path })
         cursor = next
         currentIndex += 1
         return value

@@ -1,0 +1,201 @@
+/// One element of a ``QueryObservation``: the results, and how they differ from the previous
+/// element's results.
+///
+/// ```swift
+/// for try await change in store.observe(query) {
+///     if change.isInitial { tableView.reloadData() } else { tableView.apply(change.changeset) }
+/// }
+/// ```
+public struct QueryChange<R: Record>: Sendable {
+    /// The results after the change.
+    ///
+    /// ```swift
+    /// print(change.results.count)
+    /// ```
+    public let results: QueryResults<R>
+    /// How to go from the previous element's results to ``results``; empty for an initial element.
+    ///
+    /// ```swift
+    /// print(change.changeset.insertions)
+    /// ```
+    public let changeset: Changeset
+    /// Whether this element starts from scratch: the first element, or a fresh start after the
+    /// observer fell behind the change log's retention bound. Reload instead of animating.
+    ///
+    /// ```swift
+    /// if change.isInitial { reload() }
+    /// ```
+    public let isInitial: Bool
+    /// The change-log sequence number the results reflect.
+    ///
+    /// ```swift
+    /// print(change.sequence)
+    /// ```
+    public let sequence: UInt64
+}
+
+/// The live results of a query, as an `AsyncSequence`: the initial results first, then the new
+/// results with an exact changeset after each commit (from any process) that changes them.
+///
+/// Elements are computed when the consumer asks for them: a slow consumer receives one changeset
+/// spanning several commits, still exact. Cancelling the consuming task ends the sequence and
+/// frees everything; no read transaction stays open between elements.
+///
+/// ```swift
+/// let query = Query<Tweet>().sorted(byIndex: "created")
+/// for try await change in store.observe(query) {
+///     render(change.results, animating: change.changeset)
+/// }
+/// ```
+public struct QueryObservation<R: Record>: AsyncSequence, Sendable {
+    /// Each element: results and changeset.
+    public typealias Element = QueryChange<R>
+    /// Errors from reading the store.
+    public typealias Failure = any Error
+
+    let store: Store
+    let query: Query<R>
+    let fields: [ObservedField<R>]?
+
+    /// Starts observing.
+    ///
+    /// ```swift
+    /// var iterator = store.observe(query).makeAsyncIterator()
+    /// let first = try await iterator.next()
+    /// ```
+    public func makeAsyncIterator() -> Iterator { Iterator(store: store, query: query, fields: fields) }
+
+    /// Produces the elements of a ``QueryObservation``.
+    ///
+    /// ```swift
+    /// let change = try await iterator.next()
+    /// ```
+    public final class Iterator: AsyncIteratorProtocol {
+        private let store: Store
+        private let query: Query<R>
+        private let fields: [ObservedField<R>]?
+        private let signal = ObservationSignal()
+        private var subscription: UInt64?
+        private var core: LiveQueryCore<R, EncodedKey>?
+        private var tree = RankedTree<EncodedKey, R>()
+        private var window = RankedTree<EncodedKey, R>()
+        private var finished = false
+
+        init(store: Store, query: Query<R>, fields: [ObservedField<R>]?) {
+            self.store = store
+            self.query = query
+            self.fields = fields
+        }
+
+        deinit {
+            if let subscription { store.notifier.unsubscribe(subscription) }
+        }
+
+        /// The next element; `nil` when the consuming task is cancelled.
+        ///
+        /// ```swift
+        /// while let change = try await iterator.next() { … }
+        /// ```
+        public func next() async throws -> QueryChange<R>? {
+            guard !finished else { return nil }
+            do {
+                guard let core else { return try start() }
+                while true {
+                    guard await signal.wait() else {
+                        finish()
+                        return nil
+                    }
+                    switch try core.delta(oldValue: { self.tree.value(for: $0) }) {
+                    case .unchanged:
+                        continue
+                    case .reset(let rows):
+                        tree = RankedTree(sortedUniqueElements: rows.map { (key: $0.0, value: $0.1) })
+                        window = windowOf(tree)
+                        return QueryChange(results: QueryResults(tree: window), changeset: Changeset(), isInitial: true, sequence: core.lastSequence)
+                    case .changes(let changes, let contentChanged):
+                        let (newTree, changeset) = tree.applying(changes)
+                        tree = newTree
+                        let result: Changeset
+                        if query.isWindowed {
+                            let oldWindow = window
+                            window = windowOf(tree)
+                            result = windowChangeset(from: oldWindow, to: window, contentChanged: contentChanged)
+                        } else {
+                            window = tree
+                            result = changeset
+                        }
+                        if result.isEmpty { continue }
+                        return QueryChange(results: QueryResults(tree: window), changeset: result, isInitial: false, sequence: core.lastSequence)
+                    }
+                }
+            } catch {
+                finish()
+                throw error
+            }
+        }
+
+        private func start() throws -> QueryChange<R>? {
+            let signal = self.signal
+            let environment = store.environment
+            // Subscribe before reading, so that no commit can slip between the read and the subscription.
+            subscription = store.notifier.subscribe(lastTransaction: { environment.lastTransactionID }) { signal.signal() }
+            let core = try LiveQueryCore<R, EncodedKey>(store: store, query: query, fields: fields) { _, _, sortKey in sortKey }
+            self.core = core
+            let rows = try core.initial()
+            tree = RankedTree(sortedUniqueElements: rows.map { (key: $0.0, value: $0.1) })
+            window = windowOf(tree)
+            return QueryChange(results: QueryResults(tree: window), changeset: Changeset(), isInitial: true, sequence: core.lastSequence)
+        }
+
+        private func finish() {
+            finished = true
+            if let subscription { store.notifier.unsubscribe(subscription) }
+            subscription = nil
+            core = nil
+            tree = RankedTree()
+            window = RankedTree()
+        }
+
+        private func windowOf(_ tree: RankedTree<EncodedKey, R>) -> RankedTree<EncodedKey, R> {
+            guard query.isWindowed else { return tree }
+            let start = Swift.min(query.offset, tree.count)
+            let end = Swift.min(tree.count, query.limitCount.map { start + $0 } ?? tree.count)
+            return RankedTree(sortedUniqueElements: tree.elements(in: start..<end))
+        }
+
+        /// The changeset between two windows (offset/limit) of the results: O(window size).
+        private func windowChangeset(from old: RankedTree<EncodedKey, R>, to new: RankedTree<EncodedKey, R>,
+                                     contentChanged: Set<[UInt8]>) -> Changeset {
+            var byKey: [[UInt8]: RowChange<EncodedKey, R>] = [:]
+            for (key, value) in old {
+                byKey[value.encodedPrimaryKey] = RowChange(oldKey: key, newKey: nil, newValue: nil, contentChanged: false)
+            }
+            for (key, value) in new {
+                let primaryKey = value.encodedPrimaryKey
+                var change = byKey[primaryKey] ?? RowChange(oldKey: nil, newKey: nil, newValue: nil, contentChanged: false)
+                change.newKey = key
+                change.newValue = value
+                change.contentChanged = contentChanged.contains(primaryKey)
+                byKey[primaryKey] = change
+            }
+            let changes = byKey.values.filter { $0.oldKey != $0.newKey || $0.contentChanged }
+            return old.applying(Array(changes)).changeset
+        }
+    }
+}
+
+extension Store {
+    /// Observes `query`: an `AsyncSequence` of its results with exact changesets.
+    ///
+    /// `modificationsOf` narrows what counts as a modification to some fields (Realm's key-path
+    /// filtering); by default any change of a record's stored bytes does.
+    ///
+    /// ```swift
+    /// for try await change in store.observe(Query<Tweet>().sorted(byIndex: "created")) {
+    ///     print(change.changeset.insertions)
+    /// }
+    /// ```
+    public func observe<R: Record>(_ query: Query<R>, modificationsOf fields: [ObservedField<R>]? = nil) -> QueryObservation<R> {
+        QueryObservation(store: self, query: query, fields: fields)
+    }
+}

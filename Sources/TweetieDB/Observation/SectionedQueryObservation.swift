@@ -1,0 +1,176 @@
+/// One element of a ``SectionedQueryObservation``: sectioned results and the sectioned changeset
+/// from the previous element.
+///
+/// ```swift
+/// for try await change in store.observe(query, sectionedBy: { Day($0.created) }) {
+///     print(change.results.numberOfSections, change.changeset.rowInsertions)
+/// }
+/// ```
+public struct SectionedQueryChange<S: Hashable & Comparable & Sendable, R: Record>: Sendable {
+    /// The sectioned results after the change.
+    ///
+    /// ```swift
+    /// print(change.results.numberOfSections)
+    /// ```
+    public let results: SectionedQueryResults<S, R>
+    /// Section and row changes from the previous element; empty for an initial element.
+    ///
+    /// ```swift
+    /// print(change.changeset.sectionInsertions)
+    /// ```
+    public let changeset: SectionedChangeset
+    /// Whether this element starts from scratch (first element, or after falling behind the log).
+    ///
+    /// ```swift
+    /// if change.isInitial { reload() }
+    /// ```
+    public let isInitial: Bool
+    /// The change-log sequence number the results reflect.
+    ///
+    /// ```swift
+    /// print(change.sequence)
+    /// ```
+    public let sequence: UInt64
+}
+
+/// The live results of a query grouped into sections, as an `AsyncSequence`.
+///
+/// Sections are identified by a key computed from each record and ordered by it; rows keep the
+/// query's order inside their section. Every element after the first carries a
+/// ``SectionedChangeset`` with UITableView batch-update semantics.
+///
+/// ```swift
+/// let days = store.observe(Query<Tweet>().sorted(byIndex: "created"),
+///                          sectionedBy: { Calendar.current.startOfDay(for: $0.created) },
+///                          sectionOrder: .descending)
+/// for try await change in days { apply(change.changeset) }
+/// ```
+public struct SectionedQueryObservation<S: Hashable & Comparable & Sendable, R: Record>: AsyncSequence, Sendable {
+    /// Each element: sectioned results and changeset.
+    public typealias Element = SectionedQueryChange<S, R>
+    /// Errors from reading the store.
+    public typealias Failure = any Error
+
+    let store: Store
+    let query: Query<R>
+    let sectionOf: @Sendable (R) -> S
+    let sectionOrder: SortOrder
+    let fields: [ObservedField<R>]?
+
+    /// Starts observing.
+    ///
+    /// ```swift
+    /// var iterator = observation.makeAsyncIterator()
+    /// ```
+    public func makeAsyncIterator() -> Iterator { Iterator(self) }
+
+    /// Produces the elements of a ``SectionedQueryObservation``.
+    ///
+    /// ```swift
+    /// let change = try await iterator.next()
+    /// ```
+    public final class Iterator: AsyncIteratorProtocol {
+        typealias Results = SectionedResults<OrderedSection<S>, SectionedRowKey<S>, R>
+        private let observation: SectionedQueryObservation
+        private let signal = ObservationSignal()
+        private var subscription: UInt64?
+        private var core: LiveQueryCore<R, SectionedRowKey<S>>?
+        private var results: Results?
+        private var finished = false
+
+        init(_ observation: SectionedQueryObservation) {
+            self.observation = observation
+        }
+
+        deinit {
+            if let subscription { observation.store.notifier.unsubscribe(subscription) }
+        }
+
+        private func makeResults(_ rows: [(SectionedRowKey<S>, R)]) -> Results {
+            let tree = RankedTree(sortedUniqueElements: rows.map { (key: $0.0, value: $0.1) })
+            return Results(rows: tree) { OrderedSection(key: $0.section, descending: $0.sectionsDescending) }
+        }
+
+        /// The next element; `nil` when the consuming task is cancelled.
+        ///
+        /// ```swift
+        /// while let change = try await iterator.next() { … }
+        /// ```
+        public func next() async throws -> SectionedQueryChange<S, R>? {
+            guard !finished else { return nil }
+            do {
+                guard let core, let current = results else { return try start() }
+                var results = current
+                while true {
+                    guard await signal.wait() else {
+                        finish()
+                        return nil
+                    }
+                    switch try core.delta(oldValue: { results.rows.value(for: $0) }) {
+                    case .unchanged:
+                        continue
+                    case .reset(let rows):
+                        results = makeResults(rows)
+                        self.results = results
+                        return SectionedQueryChange(results: SectionedQueryResults(base: results), changeset: SectionedChangeset(),
+                                                    isInitial: true, sequence: core.lastSequence)
+                    case .changes(let changes, _):
+                        let (next, changeset) = results.applying(changes)
+                        results = next
+                        self.results = next
+                        if changeset.isEmpty { continue }
+                        return SectionedQueryChange(results: SectionedQueryResults(base: next), changeset: changeset,
+                                                    isInitial: false, sequence: core.lastSequence)
+                    }
+                }
+            } catch {
+                finish()
+                throw error
+            }
+        }
+
+        private func start() throws -> SectionedQueryChange<S, R>? {
+            guard !observation.query.isWindowed else {
+                throw DatabaseError(.invalidArgument, operation: "observe", database: R.collectionName, path: observation.store.path,
+                                    message: "a sectioned observation covers whole sections; remove the query's offset and limit")
+            }
+            let signal = self.signal
+            let environment = observation.store.environment
+            subscription = observation.store.notifier.subscribe(lastTransaction: { environment.lastTransactionID }) { signal.signal() }
+            let sectionOf = observation.sectionOf
+            let descending = observation.sectionOrder == .descending
+            let core = try LiveQueryCore<R, SectionedRowKey<S>>(store: observation.store, query: observation.query, fields: observation.fields) { record, _, sortKey in
+                SectionedRowKey(section: sectionOf(record), sectionsDescending: descending, row: sortKey)
+            }
+            self.core = core
+            let results = makeResults(try core.initial())
+            self.results = results
+            return SectionedQueryChange(results: SectionedQueryResults(base: results), changeset: SectionedChangeset(),
+                                        isInitial: true, sequence: core.lastSequence)
+        }
+
+        private func finish() {
+            finished = true
+            if let subscription { observation.store.notifier.unsubscribe(subscription) }
+            subscription = nil
+            core = nil
+            results = nil
+        }
+    }
+}
+
+extension Store {
+    /// Observes `query` grouped into sections by `sectionOf` (for example the tweet's day),
+    /// sections ordered by their key in `sectionOrder`, rows in the query's order.
+    ///
+    /// ```swift
+    /// let observation = store.observe(Query<Tweet>().sorted(byIndex: "created"),
+    ///                                 sectionedBy: { Day(date: $0.created) }, sectionOrder: .descending)
+    /// ```
+    public func observe<R: Record, S: Hashable & Comparable & Sendable>(
+        _ query: Query<R>, sectionedBy sectionOf: @escaping @Sendable (R) -> S, sectionOrder: SortOrder = .ascending,
+        modificationsOf fields: [ObservedField<R>]? = nil
+    ) -> SectionedQueryObservation<S, R> {
+        SectionedQueryObservation(store: self, query: query, sectionOf: sectionOf, sectionOrder: sectionOrder, fields: fields)
+    }
+}

@@ -1,0 +1,184 @@
+/// Sorted query results grouped into sections, kept in memory as persistent trees.
+///
+/// The rows live in one flat ``RankedTree`` sorted by `Key`; `sectionKeyOf(key)` names a row's
+/// section and must be monotone (`a < b` implies `sectionKeyOf(a) <= sectionKeyOf(b)`), e.g. a
+/// key `(day, date, id)` with the day as section key, so each section is a contiguous run.
+/// A second tree maps each section key to its row count, giving the section index in
+/// O(log S); where a section starts in the flat order is found by a binary search over the flat
+/// tree's separators (``RankedTree/partitionIndex(where:)``), O(log n). No operation here is
+/// O(n) except building from scratch and ``sectionArrays()``; copying is O(1).
+///
+/// ```swift
+/// struct Key: Comparable, Hashable, Sendable {
+///     var day: Int, id: Int
+///     static func < (a: Key, b: Key) -> Bool { (a.day, a.id) < (b.day, b.id) }
+/// }
+/// let rows = RankedTree(sortedUniqueElements: [(key: Key(day: 1, id: 1), value: "a"), (key: Key(day: 2, id: 5), value: "b")])
+/// let results = SectionedResults(rows: rows) { $0.day }
+/// print(results.numberOfSections, results[IndexPath(section: 1, row: 0)].value) // 2 b
+/// ```
+public struct SectionedResults<SectionKey: Hashable & Comparable, Key: Comparable, Value> {
+    /// All rows in flat order (sections are contiguous runs).
+    ///
+    /// ```swift
+    /// print(results.rows.count)
+    /// ```
+    public private(set) var rows: RankedTree<Key, Value>
+    /// Section key → number of rows, for the non-empty sections.
+    ///
+    /// ```swift
+    /// print(results.sections.map(\.key))
+    /// ```
+    public private(set) var sections: RankedTree<SectionKey, Int>
+    /// Extracts a row's section key from its key (monotone in key order).
+    ///
+    /// ```swift
+    /// print(results.sectionKeyOf(results.rows[0].key))
+    /// ```
+    public let sectionKeyOf: @Sendable (Key) -> SectionKey
+
+    /// Groups `rows` into sections, O(n).
+    ///
+    /// - Precondition: `sectionKeyOf` is monotone over `rows` (checked).
+    ///
+    /// ```swift
+    /// let results = SectionedResults(rows: RankedTree<Int, String>()) { $0 / 10 }
+    /// print(results.numberOfSections) // 0
+    /// ```
+    public init(rows: RankedTree<Key, Value>, sectionKeyOf: @escaping @Sendable (Key) -> SectionKey) {
+        var counts: [(key: SectionKey, value: Int)] = []
+        for (key, _) in rows {
+            let section = sectionKeyOf(key)
+            if let last = counts.last, last.key == section {
+                counts[counts.count - 1].value += 1
+            } else {
+                precondition(
+                    counts.last.map { $0.key < section } ?? true,
+                    "SectionedResults: section key \(section) of row \(key) comes after section \(counts.last!.key); sectionKeyOf must be monotone in key order"
+                )
+                counts.append((section, 1))
+            }
+        }
+        self.init(rows: rows, sections: RankedTree(sortedUniqueElements: counts), sectionKeyOf: sectionKeyOf)
+    }
+
+    /// Assembles results from trees that are already consistent.
+    init(rows: RankedTree<Key, Value>, sections: RankedTree<SectionKey, Int>, sectionKeyOf: @escaping @Sendable (Key) -> SectionKey) {
+        self.rows = rows
+        self.sections = sections
+        self.sectionKeyOf = sectionKeyOf
+    }
+
+    /// The number of (non-empty) sections, O(1).
+    ///
+    /// ```swift
+    /// print(results.numberOfSections)
+    /// ```
+    public var numberOfSections: Int { sections.count }
+
+    /// The number of rows in section `section`, O(log S).
+    ///
+    /// ```swift
+    /// print(results.numberOfRows(inSection: 0))
+    /// ```
+    public func numberOfRows(inSection section: Int) -> Int {
+        sections[section].value
+    }
+
+    /// The key of section `section`, O(log S).
+    ///
+    /// ```swift
+    /// print(results.sectionKey(at: 0))
+    /// ```
+    public func sectionKey(at section: Int) -> SectionKey {
+        sections[section].key
+    }
+
+    /// The flat index of the first row of the section with key `sectionKey` (or where it would
+    /// start), O(log n).
+    ///
+    /// ```swift
+    /// print(results.flatStart(ofSectionKey: results.sectionKey(at: 1)))
+    /// ```
+    public func flatStart(ofSectionKey sectionKey: SectionKey) -> Int {
+        rows.partitionIndex { sectionKeyOf($0) >= sectionKey }
+    }
+
+    /// The flat index of `indexPath`, O(log n).
+    ///
+    /// ```swift
+    /// print(results.flatIndex(for: IndexPath(section: 1, row: 0)))
+    /// ```
+    public func flatIndex(for indexPath: IndexPath) -> Int {
+        precondition(
+            indexPath.section >= 0 && indexPath.section < numberOfSections
+                && indexPath.row >= 0 && indexPath.row < numberOfRows(inSection: indexPath.section),
+            "SectionedResults: index path \(indexPath) is out of bounds"
+        )
+        return flatStart(ofSectionKey: sectionKey(at: indexPath.section)) + indexPath.row
+    }
+
+    /// The index path of the row at flat index `flatIndex`, O(log n).
+    ///
+    /// ```swift
+    /// print(results.indexPath(forFlatIndex: 0)) // [0, 0]
+    /// ```
+    public func indexPath(forFlatIndex flatIndex: Int) -> IndexPath {
+        let sectionKey = sectionKeyOf(rows[flatIndex].key)
+        guard let section = sections.index(of: sectionKey) else {
+            preconditionFailure("SectionedResults: section \(sectionKey) of flat row \(flatIndex) is missing from the section index")
+        }
+        return IndexPath(section: section, row: flatIndex - flatStart(ofSectionKey: sectionKey))
+    }
+
+    /// The index path of the row with `key`, or `nil`, O(log n).
+    ///
+    /// ```swift
+    /// print(results.indexPath(of: results.rows[0].key)!) // [0, 0]
+    /// ```
+    public func indexPath(of key: Key) -> IndexPath? {
+        rows.index(of: key).map(indexPath(forFlatIndex:))
+    }
+
+    /// The row at `indexPath`, O(log n).
+    ///
+    /// ```swift
+    /// print(results[IndexPath(section: 0, row: 0)].value)
+    /// ```
+    public subscript(indexPath: IndexPath) -> (key: Key, value: Value) {
+        rows[flatIndex(for: indexPath)]
+    }
+
+    /// The rows of section `section`, iterated in O(log n + rows).
+    ///
+    /// ```swift
+    /// for (key, value) in results.rows(inSection: 0) { print(key, value) }
+    /// ```
+    public func rows(inSection section: Int) -> RankedTree<Key, Value>.ElementSequence {
+        let start = flatStart(ofSectionKey: sectionKey(at: section))
+        return rows.elements(in: start..<(start + numberOfRows(inSection: section)))
+    }
+
+    /// All rows as nested arrays, one per section, O(n) (initial rendering and tests).
+    ///
+    /// ```swift
+    /// print(results.sectionArrays().map(\.count))
+    /// ```
+    public func sectionArrays() -> [[(key: Key, value: Value)]] {
+        var result: [[(key: Key, value: Value)]] = []
+        result.reserveCapacity(numberOfSections)
+        var iterator = rows.makeIterator()
+        for (_, rowCount) in sections {
+            var section: [(key: Key, value: Value)] = []
+            section.reserveCapacity(rowCount)
+            for _ in 0..<rowCount {
+                guard let element = iterator.next() else { preconditionFailure("SectionedResults: section counts exceed the rows") }
+                section.append(element)
+            }
+            result.append(section)
+        }
+        return result
+    }
+}
+
+extension SectionedResults: Sendable where SectionKey: Sendable, Key: Sendable, Value: Sendable {}
