@@ -97,16 +97,28 @@ extension JSONDecoder.DateDecodingStrategy {
     }
 }
 
-/// ISO 8601 formatting with millisecond precision, thread-safe.
+/// ISO 8601 in UTC with millisecond precision (`2018-12-08T08:47:15.123Z`), computed from whole
+/// milliseconds so that formatting a parsed date gives back the same text (exact round trips).
 enum ISO8601 {
     static func string(from date: Date) -> String {
-        date.formatted(.iso8601.year().month().day().dateSeparator(.dash).time(includingFractionalSeconds: true).timeSeparator(.colon).timeZone(separator: .omitted))
+        let totalMilliseconds = Int64((date.timeIntervalSince1970 * 1000).rounded())
+        var seconds = time_t(totalMilliseconds >= 0 ? totalMilliseconds / 1000 : (totalMilliseconds - 999) / 1000)
+        let milliseconds = Int(totalMilliseconds - Int64(seconds) * 1000)
+        var parts = tm()
+        gmtime_r(&seconds, &parts)
+        func pad(_ value: Int32, _ width: Int) -> String {
+            let text = String(value)
+            return String(repeating: "0", count: max(0, width - text.count)) + text
+        }
+        return "\(pad(parts.tm_year + 1900, 4))-\(pad(parts.tm_mon + 1, 2))-\(pad(parts.tm_mday, 2))T"
+            + "\(pad(parts.tm_hour, 2)):\(pad(parts.tm_min, 2)):\(pad(parts.tm_sec, 2)).\(pad(Int32(milliseconds), 3))Z"
     }
 
     static func date(from text: String) -> Date? {
-        if let date = try? Date(text, strategy: .iso8601.year().month().day().dateSeparator(.dash).time(includingFractionalSeconds: true).timeSeparator(.colon).timeZone(separator: .omitted)) {
-            return date
-        }
-        return try? Date(text, strategy: .iso8601)
+        let parsed = (try? Date(text, strategy: .iso8601.year().month().day().dateSeparator(.dash).time(includingFractionalSeconds: true).timeSeparator(.colon).timeZone(separator: .omitted)))
+            ?? (try? Date(text, strategy: .iso8601))
+        guard let parsed else { return nil }
+        // Snap to whole milliseconds, the export's precision.
+        return Date(timeIntervalSince1970: (parsed.timeIntervalSince1970 * 1000).rounded() / 1000)
     }
 }

@@ -449,7 +449,12 @@ extension StoreWriter {
     /// ```
     @discardableResult
     public func deleteAll<R: Record>(_ type: R.Type) throws -> Int {
-        let descriptor = try store.descriptor(for: type)
+        try deleteAll(in: store.descriptor(for: type))
+    }
+
+    /// Deletes every record of a collection, recording each deletion; returns how many.
+    @discardableResult
+    func deleteAll(in descriptor: CollectionDescriptor) throws -> Int {
         var keys: [[UInt8]] = []
         try transaction.forEach(in: descriptor.records) { key, _ in keys.append(Array(key)); return true }
         try transaction.removeAll(in: descriptor.records)

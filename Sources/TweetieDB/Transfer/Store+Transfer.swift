@@ -1,0 +1,328 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The first line of an NDJSON export: what follows.
+///
+/// ```json
+/// {"collections":[{"count":304,"name":"tweets","schemaVersion":1},{"count":8,"name":"users","schemaVersion":1}],"format":"tweetie-db-export","version":1}
+/// ```
+public struct ExportHeader: Codable, Sendable, Hashable {
+    /// One collection of the export.
+    ///
+    /// ```swift
+    /// print(header.collections.map(\.name))
+    /// ```
+    public struct Collection: Codable, Sendable, Hashable {
+        /// The collection's name.
+        ///
+        /// ```swift
+        /// print(collection.name) // "tweets"
+        /// ```
+        public var name: String
+        /// Its record schema version.
+        ///
+        /// ```swift
+        /// print(collection.schemaVersion)
+        /// ```
+        public var schemaVersion: Int
+        /// The number of record lines that follow for it.
+        ///
+        /// ```swift
+        /// print(collection.count)
+        /// ```
+        public var count: Int
+    }
+
+    /// Always `tweetie-db-export`.
+    ///
+    /// ```swift
+    /// assert(header.format == ExportHeader.formatName)
+    /// ```
+    public var format: String
+    /// The export format's version (1).
+    ///
+    /// ```swift
+    /// print(header.version)
+    /// ```
+    public var version: Int
+    /// The collections, in the order their records follow.
+    ///
+    /// ```swift
+    /// print(header.collections.count)
+    /// ```
+    public var collections: [Collection]
+
+    /// The value of ``format``.
+    ///
+    /// ```swift
+    /// print(ExportHeader.formatName)
+    /// ```
+    public static let formatName = "tweetie-db-export"
+    /// The version this library writes and reads.
+    ///
+    /// ```swift
+    /// print(ExportHeader.currentVersion)
+    /// ```
+    public static let currentVersion = 1
+}
+
+/// How ``Store/importNDJSON(from:mode:maxLineBytes:progress:)`` treats records already stored.
+///
+/// ```swift
+/// try store.importNDJSON(from: fd, mode: .replace)
+/// ```
+public enum ImportMode: String, Sendable, CaseIterable {
+    /// Keep stored records; imported ones are added or overwrite those with the same key.
+    case merge
+    /// Remove every record of every registered collection first; the result is exactly the file.
+    case replace
+}
+
+/// What an import did.
+///
+/// ```swift
+/// let summary = try store.importNDJSON(from: fd, mode: .merge)
+/// print(summary.records)
+/// ```
+public struct ImportSummary: Sendable, Hashable, Codable {
+    /// Record lines imported, per collection.
+    ///
+    /// ```swift
+    /// print(summary.perCollection["tweets"] ?? 0)
+    /// ```
+    public var perCollection: [String: Int] = [:]
+    /// Record lines imported in total.
+    ///
+    /// ```swift
+    /// print(summary.records)
+    /// ```
+    public var records: Int { perCollection.values.reduce(0, +) }
+    /// Records that were new, overwritten, or already identical.
+    ///
+    /// ```swift
+    /// print(summary.counts.inserted)
+    /// ```
+    public var counts = WriteCounts()
+}
+
+extension Store {
+    /// Writes every record as NDJSON, in one consistent snapshot: a header line (format, version,
+    /// collections with their counts), then one line per record, `{"collection":…,"record":{…}}`,
+    /// collections by name, records by primary key. Output is deterministic (sorted JSON keys),
+    /// so export → import into an empty database → export is byte-identical. Memory stays constant.
+    ///
+    /// ```swift
+    /// try store.exportNDJSON { chunk in FileHandle.standardOutput.write(Data(chunk)) }
+    /// ```
+    @discardableResult
+    public func exportNDJSON(progress: ((_ done: Int, _ total: Int) -> Void)? = nil,
+                             _ write: (UnsafeRawBufferPointer) throws -> Void) throws -> Int {
+        try read { reader in
+            let tx = reader.transaction
+            var header = ExportHeader(format: ExportHeader.formatName, version: ExportHeader.currentVersion, collections: [])
+            for name in collectionNames {
+                let descriptor = collectionsByName[name]!
+                header.collections.append(.init(name: name, schemaVersion: descriptor.schemaVersion,
+                                                count: try tx.stats(of: descriptor.records).entries))
+            }
+            let total = header.collections.reduce(0) { $0 + $1.count }
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+            var out: [UInt8] = []
+            out.reserveCapacity(1 << 16)
+            out.append(contentsOf: try encoder.encode(header))
+            out.append(0x0A)
+            var done = 0
+            for name in collectionNames {
+                let descriptor = collectionsByName[name]!
+                let prefix = Array("{\"collection\":".utf8) + Array(try encoder.encode(name)) + Array(",\"record\":".utf8)
+                try tx.forEach(in: descriptor.records) { key, value in
+                    let json: Data
+                    do {
+                        json = try descriptor.jsonObject(value)
+                    } catch {
+                        throw DatabaseError(.decodingFailed, operation: "export", database: name, path: path,
+                                            message: "record \(descriptor.describeKey(Array(key))) cannot be decoded: \(error)")
+                    }
+                    out.append(contentsOf: prefix)
+                    out.append(contentsOf: json)
+                    out.append(contentsOf: [0x7D, 0x0A]) // "}\n"
+                    done += 1
+                    if out.count >= 1 << 16 {
+                        try out.withUnsafeBytes(write)
+                        out.removeAll(keepingCapacity: true)
+                        progress?(done, total)
+                    }
+                    return true
+                }
+            }
+            try out.withUnsafeBytes(write)
+            progress?(done, total)
+            return done
+        }
+    }
+
+    /// Imports an NDJSON export read from `fileDescriptor`, all or nothing.
+    ///
+    /// Every line is validated; the first bad one — invalid JSON, a wrong type or a missing field,
+    /// an unknown collection, a duplicate key within the file, a line over `maxLineBytes`, a
+    /// truncated last line, an empty or header-less input, counts that disagree with the header —
+    /// stops the import with its line number and reason, and the database is exactly as it was.
+    ///
+    /// ```swift
+    /// let summary = try store.importNDJSON(from: open("export.ndjson", O_RDONLY), mode: .merge)
+    /// ```
+    @discardableResult
+    public func importNDJSON(from fileDescriptor: Int32, mode: ImportMode, maxLineBytes: Int = 1 << 20,
+                             progress: ((_ records: Int, _ bytes: Int) -> Void)? = nil) throws -> ImportSummary {
+        var reader = LineReader(fileDescriptor: fileDescriptor, maxLineBytes: maxLineBytes)
+        // Read and check the header before starting the transaction.
+        let header: ExportHeader
+        switch try reader.next() {
+        case nil:
+            throw TransferError(line: nil, reason: "the input is empty: expected a tweetie-db export (a header line, then one record per line)")
+        case .tooLong:
+            throw TransferError(line: 1, reason: "the header line is longer than \(maxLineBytes) bytes")
+        case .unterminated(let bytes), .line(let bytes):
+            do {
+                header = try JSONDecoder().decode(ExportHeader.self, from: Data(bytes))
+            } catch {
+                throw TransferError(line: 1, reason: "the first line is not a tweetie-db export header (expected {\"format\":\"tweetie-db-export\",\"version\":1,\"collections\":[…]})")
+            }
+        }
+        guard header.format == ExportHeader.formatName else {
+            throw TransferError(line: 1, reason: "the header's format is '\(header.format)', not '\(ExportHeader.formatName)'")
+        }
+        guard header.version <= ExportHeader.currentVersion, header.version >= 1 else {
+            throw TransferError(line: 1, reason: "export format version \(header.version) is not supported (this version reads 1…\(ExportHeader.currentVersion))")
+        }
+        for collection in header.collections {
+            guard let descriptor = collectionsByName[collection.name] else {
+                throw TransferError(line: 1, reason: "the header names collection '\(collection.name)', which this database does not have (it has: \(collectionNames.joined(separator: ", ")))")
+            }
+            guard collection.schemaVersion <= descriptor.schemaVersion else {
+                throw TransferError(line: 1, reason: "collection '\(collection.name)' was exported with schema version \(collection.schemaVersion), newer than this database's \(descriptor.schemaVersion)")
+            }
+        }
+        let expected = Dictionary(header.collections.map { ($0.name, $0.count) }, uniquingKeysWith: +)
+
+        return try write { writer in
+            var summary = ImportSummary()
+            var seen: [String: Set<[UInt8]>] = [:]
+            if mode == .replace {
+                for name in collectionNames {
+                    try writer.deleteAll(in: collectionsByName[name]!)
+                }
+            }
+            var lineNumber = 1
+            while let line = try reader.next() {
+                lineNumber += 1
+                let bytes: [UInt8]
+                switch line {
+                case .tooLong:
+                    throw TransferError(line: lineNumber, reason: "the line is longer than \(maxLineBytes) bytes")
+                case .unterminated:
+                    throw TransferError(line: lineNumber, reason: "the last line is truncated (it does not end with a newline)")
+                case .line(let b):
+                    bytes = b
+                }
+                if bytes.isEmpty { throw TransferError(line: lineNumber, reason: "the line is empty") }
+                let (collection, recordJSON) = try Store.splitRecordLine(bytes, line: lineNumber)
+                guard let descriptor = collectionsByName[collection], expected[collection] != nil else {
+                    throw TransferError(line: lineNumber, reason: "unknown collection '\(collection)' (the header lists: \(header.collections.map(\.name).joined(separator: ", ")))")
+                }
+                let primaryKey: [UInt8], recordBytes: [UInt8]
+                do {
+                    (primaryKey, recordBytes) = try descriptor.fromJSON(recordJSON)
+                } catch let error as DecodingError {
+                    throw TransferError(line: lineNumber, reason: "the record is not a valid \(descriptor.typeName): \(Store.explain(error))")
+                } catch {
+                    throw TransferError(line: lineNumber, reason: "the record is not a valid \(descriptor.typeName): \(error)")
+                }
+                guard seen[collection, default: []].insert(primaryKey).inserted else {
+                    throw TransferError(line: lineNumber, reason: "duplicate key \(descriptor.describeKey(primaryKey)) in collection '\(collection)' (it appeared earlier in the file)")
+                }
+                do {
+                    summary.counts.add(try writer.put(encodedRecord: recordBytes, primaryKey: primaryKey, descriptor: descriptor))
+                } catch let error as DatabaseError {
+                    throw TransferError(line: lineNumber, reason: error.message)
+                }
+                summary.perCollection[collection, default: 0] += 1
+                if lineNumber % 10_000 == 0 { progress?(summary.records, reader.bytesRead) }
+            }
+            for (name, count) in expected where summary.perCollection[name, default: 0] != count {
+                throw TransferError(line: nil, reason: "the header announces \(count) record(s) for '\(name)' but the file has \(summary.perCollection[name, default: 0]): it is truncated or was edited")
+            }
+            progress?(summary.records, reader.bytesRead)
+            return summary
+        }
+    }
+
+    /// Splits `{"collection":"name","record":{…}}` into the name and the record's JSON.
+    static func splitRecordLine(_ bytes: [UInt8], line: Int) throws -> (String, Data) {
+        let object: Any
+        do {
+            object = try JSONSerialization.jsonObject(with: Data(bytes), options: [])
+        } catch {
+            throw TransferError(line: line, reason: "the line is not valid JSON")
+        }
+        guard let dictionary = object as? [String: Any] else {
+            throw TransferError(line: line, reason: "the line is not a JSON object; expected {\"collection\":…,\"record\":{…}}")
+        }
+        guard let collection = dictionary["collection"] as? String else {
+            throw TransferError(line: line, reason: "the line has no string field 'collection'")
+        }
+        guard let record = dictionary["record"], record is [String: Any] else {
+            throw TransferError(line: line, reason: "the line has no object field 'record'")
+        }
+        let extra = Set(dictionary.keys).subtracting(["collection", "record"])
+        guard extra.isEmpty else {
+            throw TransferError(line: line, reason: "unexpected field(s) \(extra.sorted().joined(separator: ", ")) beside 'collection' and 'record'")
+        }
+        return (collection, try JSONSerialization.data(withJSONObject: record, options: [.fragmentsAllowed]))
+    }
+
+    static func explain(_ error: DecodingError) -> String {
+        func path(_ context: DecodingError.Context) -> String {
+            let p = context.codingPath.map { $0.intValue.map(String.init) ?? $0.stringValue }.joined(separator: ".")
+            return p.isEmpty ? "" : " at '\(p)'"
+        }
+        switch error {
+        case .keyNotFound(let key, let context): return "missing field '\(key.stringValue)'\(path(context))"
+        case .typeMismatch(let type, let context): return "wrong type\(path(context)): expected \(type)"
+        case .valueNotFound(let type, let context): return "null\(path(context)) where \(type) is required"
+        case .dataCorrupted(let context): return "\(context.debugDescription)\(path(context))"
+        @unknown default: return "\(error)"
+        }
+    }
+}
+
+extension StoreWriter {
+    /// Stores already-encoded record bytes (from an import), maintaining indexes and the change record.
+    func put(encodedRecord bytes: [UInt8], primaryKey: [UInt8], descriptor: CollectionDescriptor) throws -> WriteOutcome {
+        let existing = try transaction.value(for: primaryKey, in: descriptor.records)
+        if let existing, existing == bytes { return .unchanged }
+        if let existing {
+            for (position, key, _) in try existing.withUnsafeBytes({ try descriptor.indexEntries($0, primaryKey) }) {
+                try transaction.delete(key, in: descriptor.indexDatabases[position])
+            }
+        }
+        for (position, key, value) in try bytes.withUnsafeBytes({ try descriptor.indexEntries($0, primaryKey) }) {
+            let database = descriptor.indexDatabases[position]
+            if descriptor.indexes[position].isUnique, let owner = try transaction.value(for: key, in: database), owner != primaryKey {
+                throw DatabaseError(.constraintViolation, operation: "import", database: "\(descriptor.name)#\(descriptor.indexes[position].name)", path: store.path,
+                                    message: "unique index '\(descriptor.indexes[position].name)' already holds this value for \(descriptor.describeKey(owner))")
+            }
+            try transaction.put(key, value, in: database)
+        }
+        try transaction.put(primaryKey, bytes, in: descriptor.records)
+        if existing == nil {
+            recorder.changes.recordInsert(descriptor.name, primaryKey)
+            return .inserted
+        }
+        recorder.changes.recordModify(descriptor.name, primaryKey)
+        return .modified
+    }
+}

@@ -1,0 +1,108 @@
+import Foundation
+import Testing
+@testable import TweetieDB
+
+@Suite("Export and import")
+struct TransferTests {
+    static func seeded() throws -> Store {
+        let store = try Store.temporary(collections: [Post.self, Member.self])
+        try store.write { tx in
+            for i in 1...30 {
+                try tx.add(Post(id: Int64(i), author: ["ann", "bob"][i % 2], text: "tweet \"\(i)\" ü \\ /\n",
+                                created: Date(timeIntervalSince1970: 1_544_000_000.123 + Double(i) * 60.5), likes: i))
+            }
+            try tx.add(Member(id: "ash", handle: "ashfurrow", name: "Ash Furrow"))
+        }
+        return store
+    }
+
+    static func export(_ store: Store) throws -> [UInt8] {
+        var out: [UInt8] = []
+        try store.exportNDJSON { out.append(contentsOf: $0) }
+        return out
+    }
+
+    /// Writes `bytes` to a temporary file and imports it.
+    static func importBytes(_ bytes: [UInt8], into store: Store, mode: ImportMode = .merge) throws -> ImportSummary {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("import-\(UUID().uuidString).ndjson").path
+        _ = FileManager.default.createFile(atPath: path, contents: Data(bytes))
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let fd = open(path, O_RDONLY)
+        defer { close(fd) }
+        return try store.importNDJSON(from: fd, mode: mode)
+    }
+
+    @Test func roundTripIsByteIdentical() throws {
+        let source = try Self.seeded()
+        defer { source.close() }
+        let first = try Self.export(source)
+        let lines = String(decoding: first, as: UTF8.self).split(separator: "\n")
+        #expect(lines.count == 32)
+        #expect(lines[0].hasPrefix("{\"collections\":[{\"count\":1,\"name\":\"members\""))
+        let target = try Store.temporary(collections: [Post.self, Member.self])
+        defer { target.close() }
+        let summary = try Self.importBytes(first, into: target)
+        #expect(summary.records == 31 && summary.counts.inserted == 31)
+        let second = try Self.export(target)
+        #expect(second == first)
+        if second != first {
+            let a = String(decoding: first, as: UTF8.self).split(separator: "\n"), b = String(decoding: second, as: UTF8.self).split(separator: "\n")
+            for (x, y) in zip(a, b) where x != y { Issue.record("first difference:\n\(x)\n\(y)"); break }
+        }
+        #expect(try target.verify().problems.isEmpty)
+        // Importing the same file again merges to nothing new.
+        let again = try Self.importBytes(first, into: target)
+        #expect(again.counts.unchanged == 31)
+    }
+
+    @Test(arguments: [
+        ("empty", "", "empty"),
+        ("no header", "{\"collection\":\"posts\",\"record\":{}}\n", "header"),
+        ("bad json", "HEADER\n{\"collection\":\"posts\",\"record\":\n", "line 2: the line is not valid JSON"),
+        ("wrong type", "HEADER\n{\"collection\":\"members\",\"record\":{\"id\":\"x\",\"handle\":7,\"name\":\"n\"}}\n", "line 2: the record is not a valid Member: wrong type at 'handle'"),
+        ("missing field", "HEADER\n{\"collection\":\"members\",\"record\":{\"id\":\"x\",\"name\":\"n\"}}\n", "missing field 'handle'"),
+        ("unknown collection", "HEADER\n{\"collection\":\"nope\",\"record\":{}}\n", "line 2: unknown collection 'nope'"),
+        ("duplicate", "HEADER\n{\"collection\":\"members\",\"record\":{\"id\":\"x\",\"handle\":\"a\",\"name\":\"n\"}}\n{\"collection\":\"members\",\"record\":{\"id\":\"x\",\"handle\":\"b\",\"name\":\"n\"}}\n", "line 3: duplicate key x"),
+        ("truncated", "HEADER\n{\"collection\":\"members\",\"record\":{\"id\":\"x\",\"handle\":\"a\",\"name\":\"n\"}}", "line 2: the last line is truncated"),
+        ("count mismatch", "HEADER\n", "announces 1 record(s) for 'members' but the file has 0"),
+        ("unique clash", "HEADER\n{\"collection\":\"members\",\"record\":{\"id\":\"y\",\"handle\":\"ashfurrow\",\"name\":\"n\"}}\n", "line 2: unique index 'handle'"),
+    ])
+    func badInputIsRejectedWithItsLineAndChangesNothing(name: String, content: String, expected: String) throws {
+        let store = try Self.seeded()
+        defer { store.close() }
+        let before = try Self.export(store)
+        let header = "{\"collections\":[{\"count\":1,\"name\":\"members\",\"schemaVersion\":1}],\"format\":\"tweetie-db-export\",\"version\":1}"
+        let input = content.replacingOccurrences(of: "HEADER", with: header)
+        // In replace mode the clashing record is removed first, so that case applies to merge only.
+        for mode in name == "unique clash" ? [.merge] : ImportMode.allCases {
+            let error = #expect(throws: TransferError.self, "\(name)") { try Self.importBytes(Array(input.utf8), into: store, mode: mode) }
+            #expect(error?.description.contains(expected) == true, "\(name): \(error?.description ?? "no error")")
+            #expect(try Self.export(store) == before, "\(name): the database changed")
+        }
+    }
+
+    @Test func overlongLineIsRejected() throws {
+        let store = try Self.seeded()
+        defer { store.close() }
+        let header = "{\"collections\":[{\"count\":1,\"name\":\"members\",\"schemaVersion\":1}],\"format\":\"tweetie-db-export\",\"version\":1}\n"
+        let long = header + "{\"collection\":\"members\",\"record\":{\"id\":\"x\",\"handle\":\"a\",\"name\":\"" + String(repeating: "n", count: 3000) + "\"}}\n"
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("long-\(UUID().uuidString)").path
+        _ = FileManager.default.createFile(atPath: path, contents: Data(long.utf8))
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let fd = open(path, O_RDONLY)
+        defer { close(fd) }
+        let error = #expect(throws: TransferError.self) { try store.importNDJSON(from: fd, mode: .merge, maxLineBytes: 1024) }
+        #expect(error?.description == "line 2: the line is longer than 1024 bytes")
+    }
+
+    @Test func replaceModeLeavesExactlyTheFile() throws {
+        let source = try Self.seeded()
+        defer { source.close() }
+        let exported = try Self.export(source)
+        let target = try Store.temporary(collections: [Post.self, Member.self])
+        defer { target.close() }
+        try target.write { tx in try tx.add(Member(id: "zzz", handle: "other", name: "Other")) }
+        _ = try Self.importBytes(exported, into: target, mode: .replace)
+        #expect(try Self.export(target) == exported)
+    }
+}
