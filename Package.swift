@@ -11,7 +11,7 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
-        .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.0"),
     ],
     targets: [
         .systemLibrary(
@@ -39,7 +39,10 @@ let package = Package(
             ]
         ),
         .testTarget(name: "TweetieDBTests", dependencies: ["TweetieDB"]),
-        .testTarget(name: "TweetieSyncTests", dependencies: ["TweetieSync", "TweetieDB"]),
+        .testTarget(
+            name: "TweetieSyncTests",
+            dependencies: ["TweetieSync", "TweetieDB", .product(name: "Logging", package: "swift-log")]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -43,16 +43,10 @@ final class CollectionDescriptor: @unchecked Sendable {
             }
         }
         jsonObject = { bytes in
-            let record = try RecordDecoder().decode(R.self, from: bytes)
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-            encoder.dateEncodingStrategy = .iso8601WithFractionalSeconds
-            return try encoder.encode(record)
+            try RecordJSON.encoder().encode(try RecordDecoder().decode(R.self, from: bytes))
         }
         fromJSON = { json in
-            let decoder = JSONDecoder()
-            decoder.dateDecodingStrategy = .iso8601WithFractionalSeconds
-            let record = try decoder.decode(R.self, from: json)
+            let record = try RecordJSON.decoder().decode(R.self, from: json)
             return (record.encodedPrimaryKey, try RecordEncoder().encode(record))
         }
         describeKey = { primaryKey in

@@ -1,0 +1,148 @@
+import Foundation
+
+/// One status (tweet) as the Tweetie app shows it in a timeline row.
+///
+/// The synthesized `Codable` conformance is the *storage* form: its keys are the property
+/// names. Twitter's JSON is decoded by ``TwitterJSON`` through separate internal types,
+/// never through this conformance.
+///
+/// ```swift
+/// let page = try await api.timeline(of: ListIdentifier(username: "icanzilb", slug: "RxSwift"),
+///                                   cursor: TimelineCursor())
+/// for tweet in page.tweets { print("@\(tweet.username): \(tweet.text)") }
+/// ```
+public struct Tweet: Codable, Sendable, Hashable, Identifiable {
+    /// The status id (Twitter's `id`, checked against `id_str`).
+    ///
+    /// ```swift
+    /// let newest = page.tweets.map(\.id).max()
+    /// ```
+    public var id: Int64
+    /// The status text as Twitter sent it (`text`; retweets start with `RT @handle:`).
+    ///
+    /// ```swift
+    /// label.text = tweet.text
+    /// ```
+    public var text: String
+    /// The author's display name (`user.name`).
+    ///
+    /// ```swift
+    /// let title = tweet.name   // "Marin Todorov"
+    /// ```
+    public var name: String
+    /// The author's handle without `@` (`user.screen_name`).
+    ///
+    /// ```swift
+    /// let handle = "@" + tweet.username
+    /// ```
+    public var username: String
+    /// The author's user id (`user.id`).
+    ///
+    /// ```swift
+    /// let mine = tweets.filter { $0.authorId == me.id }
+    /// ```
+    public var authorId: Int64
+    /// When the status was posted (`created_at`).
+    ///
+    /// ```swift
+    /// let day = Calendar.current.startOfDay(for: tweet.created)
+    /// ```
+    public var created: Date
+    /// The author's avatar URL (`user.profile_image_url_https`).
+    ///
+    /// ```swift
+    /// let avatar = URL(string: tweet.imageURL)
+    /// ```
+    public var imageURL: String
+    /// How often the status was retweeted (`retweet_count`).
+    ///
+    /// ```swift
+    /// let badge = "\(tweet.retweetCount) RTs"
+    /// ```
+    public var retweetCount: Int
+    /// How often the status was liked (`favorite_count`).
+    ///
+    /// ```swift
+    /// let badge = "\(tweet.favoriteCount) ♥"
+    /// ```
+    public var favoriteCount: Int
+    /// The id of the status this one replies to (`in_reply_to_status_id`), if any.
+    ///
+    /// ```swift
+    /// if tweet.inReplyToId != nil { showReplyMarker() }
+    /// ```
+    public var inReplyToId: Int64?
+    /// Whether this status is a retweet (Twitter sent a `retweeted_status`).
+    ///
+    /// ```swift
+    /// let originals = tweets.filter { !$0.isRetweet }
+    /// ```
+    public var isRetweet: Bool
+    /// The detected language code (`lang`, e.g. `"en"`, or `"und"`), if Twitter sent one.
+    ///
+    /// ```swift
+    /// let english = tweets.filter { $0.lang == "en" }
+    /// ```
+    public var lang: String?
+
+    /// The lists (`owner/slug`, see ``ListIdentifier/key``) whose timelines included this tweet;
+    /// recorded by the fetcher, sorted. Records stored before this field existed decode with `[]`.
+    ///
+    /// ```swift
+    /// let inRxSwift = tweet.lists.contains("icanzilb/RxSwift")
+    /// ```
+    public var lists: [String]
+
+    /// Creates a tweet from its fields.
+    ///
+    /// ```swift
+    /// let tweet = Tweet(id: 1, text: "Hello", name: "Ann", username: "ann", authorId: 7,
+    ///                   created: Date(), imageURL: "https://example.com/a.png",
+    ///                   retweetCount: 0, favoriteCount: 0)
+    /// ```
+    public init(
+        id: Int64, text: String, name: String, username: String, authorId: Int64,
+        created: Date, imageURL: String, retweetCount: Int, favoriteCount: Int,
+        inReplyToId: Int64? = nil, isRetweet: Bool = false, lang: String? = nil, lists: [String] = []
+    ) {
+        self.id = id
+        self.text = text
+        self.name = name
+        self.username = username
+        self.authorId = authorId
+        self.created = created
+        self.imageURL = imageURL
+        self.retweetCount = retweetCount
+        self.favoriteCount = favoriteCount
+        self.inReplyToId = inReplyToId
+        self.isRetweet = isRetweet
+        self.lang = lang
+        self.lists = lists
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case id, text, name, username, authorId, created, imageURL, retweetCount, favoriteCount, inReplyToId, isRetweet, lang, lists
+    }
+
+    /// Decodes the storage form; `lists`, added later, defaults to `[]`.
+    ///
+    /// ```swift
+    /// let tweet = try RecordJSON.decoder().decode(Tweet.self, from: data)
+    /// ```
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        id = try c.decode(Int64.self, forKey: .id)
+        text = try c.decode(String.self, forKey: .text)
+        name = try c.decode(String.self, forKey: .name)
+        username = try c.decode(String.self, forKey: .username)
+        authorId = try c.decode(Int64.self, forKey: .authorId)
+        created = try c.decode(Date.self, forKey: .created)
+        imageURL = try c.decode(String.self, forKey: .imageURL)
+        retweetCount = try c.decode(Int.self, forKey: .retweetCount)
+        favoriteCount = try c.decode(Int.self, forKey: .favoriteCount)
+        inReplyToId = try c.decodeIfPresent(Int64.self, forKey: .inReplyToId)
+        isRetweet = try c.decode(Bool.self, forKey: .isRetweet)
+        lang = try c.decodeIfPresent(String.self, forKey: .lang)
+        lists = try c.decodeIfPresent([String].self, forKey: .lists) ?? []
+    }
+}

@@ -1,0 +1,93 @@
+import Foundation
+
+/// A Twitter account, as listed among a list's members.
+///
+/// The synthesized `Codable` conformance is the *storage* form (keys are the property
+/// names); Twitter's JSON is decoded by ``TwitterJSON`` through internal types.
+///
+/// ```swift
+/// let members = try await api.members(of: ListIdentifier(username: "icanzilb", slug: "RxSwift"))
+/// for user in members.users { print(user.name, "@" + user.username) }
+/// ```
+public struct User: Codable, Sendable, Hashable, Identifiable {
+    /// The user id (Twitter's `id`, checked against `id_str`).
+    ///
+    /// ```swift
+    /// let byId = Dictionary(uniqueKeysWithValues: users.map { ($0.id, $0) })
+    /// ```
+    public var id: Int64
+    /// The display name (`name`).
+    ///
+    /// ```swift
+    /// cell.title = user.name
+    /// ```
+    public var name: String
+    /// The handle without `@` (`screen_name`).
+    ///
+    /// ```swift
+    /// let timeline = try await api.timeline(of: user.username, cursor: TimelineCursor())
+    /// ```
+    public var username: String
+    /// The profile text (`description`; `""` when absent).
+    ///
+    /// ```swift
+    /// cell.subtitle = user.about
+    /// ```
+    public var about: String
+    /// The profile link (`url`; `""` when Twitter sent `null`).
+    ///
+    /// ```swift
+    /// if !user.url.isEmpty { openLink(user.url) }
+    /// ```
+    public var url: String
+    /// The avatar URL (`profile_image_url_https`).
+    ///
+    /// ```swift
+    /// let avatar = URL(string: user.imageURL)
+    /// ```
+    public var imageURL: String
+
+    /// The lists (`owner/slug`) this user was fetched as a member of; sorted. Decodes as `[]`
+    /// from records stored before the field existed.
+    ///
+    /// ```swift
+    /// let member = user.lists.contains("icanzilb/RxSwift")
+    /// ```
+    public var lists: [String]
+
+    /// Creates a user from its fields.
+    ///
+    /// ```swift
+    /// let user = User(id: 7, name: "Ann", username: "ann", about: "", url: "",
+    ///                 imageURL: "https://example.com/a.png")
+    /// ```
+    public init(id: Int64, name: String, username: String, about: String, url: String, imageURL: String, lists: [String] = []) {
+        self.id = id
+        self.name = name
+        self.username = username
+        self.about = about
+        self.url = url
+        self.imageURL = imageURL
+        self.lists = lists
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case id, name, username, about, url, imageURL, lists
+    }
+
+    /// Decodes the storage form; `lists`, added later, defaults to `[]`.
+    ///
+    /// ```swift
+    /// let user = try RecordJSON.decoder().decode(User.self, from: data)
+    /// ```
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        id = try c.decode(Int64.self, forKey: .id)
+        name = try c.decode(String.self, forKey: .name)
+        username = try c.decode(String.self, forKey: .username)
+        about = try c.decode(String.self, forKey: .about)
+        url = try c.decode(String.self, forKey: .url)
+        imageURL = try c.decode(String.self, forKey: .imageURL)
+        lists = try c.decodeIfPresent([String].self, forKey: .lists) ?? []
+    }
+}

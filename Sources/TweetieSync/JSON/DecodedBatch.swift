@@ -1,0 +1,83 @@
+/// The result of decoding a JSON array element by element: the good items and the dropped ones.
+///
+/// Like the book's `unboxMany`, invalid elements do not fail the whole batch; unlike it,
+/// each dropped element is reported with its index and the reason.
+///
+/// ```swift
+/// let batch = try TwitterJSON.decodeStatuses(data, source: "lists/statuses.json")
+/// print("\(batch.items.count) tweets, \(batch.dropped.count) dropped")
+/// ```
+public struct DecodedBatch<T> {
+    /// The elements that decoded, in their original order.
+    ///
+    /// ```swift
+    /// let tweets = batch.items
+    /// ```
+    public var items: [T]
+    /// The elements that did not decode, in their original order.
+    ///
+    /// ```swift
+    /// for element in batch.dropped { print(element) }
+    /// ```
+    public var dropped: [DroppedElement]
+
+    /// Creates a batch.
+    ///
+    /// ```swift
+    /// let empty = DecodedBatch<Tweet>(items: [], dropped: [])
+    /// ```
+    public init(items: [T], dropped: [DroppedElement]) {
+        self.items = items
+        self.dropped = dropped
+    }
+}
+
+extension DecodedBatch: Sendable where T: Sendable {}
+extension DecodedBatch: Equatable where T: Equatable {}
+
+/// One array element that was left out of a ``DecodedBatch``, and why.
+///
+/// ```swift
+/// // DroppedElement(index: 3, id: 1071325319259414528, reason: "missing key 'user'")
+/// print(dropped.description)
+/// ```
+public struct DroppedElement: Sendable, Hashable, CustomStringConvertible {
+    /// The element's position in the JSON array (0-based).
+    ///
+    /// ```swift
+    /// let position = dropped.index
+    /// ```
+    public var index: Int
+    /// The element's `id`, when it had a readable one.
+    ///
+    /// ```swift
+    /// if let id = dropped.id { print("status \(id) was dropped") }
+    /// ```
+    public var id: Int64?
+    /// Why the element was dropped, e.g. `missing key 'user'`.
+    ///
+    /// ```swift
+    /// logger.warning("\(dropped.reason)")
+    /// ```
+    public var reason: String
+
+    /// Creates a dropped-element record.
+    ///
+    /// ```swift
+    /// let dropped = DroppedElement(index: 0, id: nil, reason: "not an object")
+    /// ```
+    public init(index: Int, id: Int64?, reason: String) {
+        self.index = index
+        self.id = id
+        self.reason = reason
+    }
+
+    /// A one-line summary: index, id if known, reason.
+    ///
+    /// ```swift
+    /// print(dropped)   // "element 3 (id 42): missing key 'user'"
+    /// ```
+    public var description: String {
+        "element \(index)" + (id.map { " (id \($0))" } ?? "") + ": \(reason)"
+    }
+}

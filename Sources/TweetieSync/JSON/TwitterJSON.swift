@@ -1,0 +1,68 @@
+import Foundation
+
+/// Decodes Twitter API v1.1 response bodies into ``Tweet`` and ``User`` batches.
+///
+/// Elements that do not decode are dropped and reported in ``DecodedBatch/dropped``; a body
+/// that is not JSON, or whose top level is not what the endpoint returns, throws
+/// ``TwitterAPIError/malformedJSON(source:reason:)`` naming `source`.
+///
+/// ```swift
+/// let batch = try TwitterJSON.decodeStatuses(data, source: "lists/statuses.json")
+/// let members = try TwitterJSON.decodeMembers(data, source: "lists/members.json")
+/// ```
+public enum TwitterJSON {
+    /// Decodes a JSON array of statuses (list and user timelines).
+    ///
+    /// ```swift
+    /// let batch = try TwitterJSON.decodeStatuses(Data("[]".utf8), source: "test")
+    /// // batch.items == [], batch.dropped == []
+    /// ```
+    public static func decodeStatuses(_ data: Data, source: String) throws -> DecodedBatch<Tweet> {
+        let attempts = try decodeTopLevel(
+            [DecodingAttempt<TweetDTO>].self, from: data, source: source,
+            expected: "a JSON array of statuses")
+        return DecodingAttempt.batch(attempts) { $0.tweet }
+    }
+
+    /// Decodes a `{"users": [...]}` object (list members).
+    ///
+    /// ```swift
+    /// let batch = try TwitterJSON.decodeMembers(Data(#"{"users":[]}"#.utf8), source: "test")
+    /// ```
+    public static func decodeMembers(_ data: Data, source: String) throws -> DecodedBatch<User> {
+        let envelope = try decodeTopLevel(
+            UsersEnvelopeDTO.self, from: data, source: source,
+            expected: "a JSON object with a \"users\" array")
+        return DecodingAttempt.batch(envelope.users) { $0.user }
+    }
+
+    /// Decodes a JSON array of user objects.
+    ///
+    /// ```swift
+    /// let batch = try TwitterJSON.decodeUsers(Data("[]".utf8), source: "users/lookup.json")
+    /// ```
+    public static func decodeUsers(_ data: Data, source: String) throws -> DecodedBatch<User> {
+        let attempts = try decodeTopLevel(
+            [DecodingAttempt<UserDTO>].self, from: data, source: source,
+            expected: "a JSON array of users")
+        return DecodingAttempt.batch(attempts) { $0.user }
+    }
+
+    private static func decodeTopLevel<T: Decodable>(
+        _ type: T.Type, from data: Data, source: String, expected: String
+    ) throws -> T {
+        do {
+            return try JSONDecoder().decode(T.self, from: data)
+        } catch let error as DecodingError {
+            switch error {
+            case .dataCorrupted(let context) where context.codingPath.isEmpty:
+                let detail = (context.underlyingError.map { String(describing: $0) }) ?? context.debugDescription
+                throw TwitterAPIError.malformedJSON(source: source, reason: "not valid JSON (\(detail))")
+            default:
+                throw TwitterAPIError.malformedJSON(
+                    source: source,
+                    reason: "expected \(expected) at the top level; \(DecodingAttempt<T>.describe(error))")
+            }
+        }
+    }
+}

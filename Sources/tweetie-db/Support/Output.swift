@@ -1,0 +1,106 @@
+import ArgumentParser
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// How a subcommand prints records.
+enum OutputFormat: String, ExpressibleByArgument, CaseIterable {
+    case table, json, ndjson
+
+    /// Table on a terminal, NDJSON otherwise.
+    static var automatic: OutputFormat { Terminal.isTerminal(STDOUT_FILENO) ? .table : .ndjson }
+}
+
+enum Terminal {
+    static func isTerminal(_ fd: Int32) -> Bool { isatty(fd) == 1 }
+
+    static var width: Int {
+        var size = winsize()
+        if ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 { return Int(size.ws_col) }
+        return 100
+    }
+}
+
+/// Writes to stdout without Foundation's buffering surprises.
+enum Out {
+    static func write(_ text: String) {
+        var text = text
+        text.withUTF8 { write(UnsafeRawBufferPointer($0)) }
+    }
+
+    static func write(_ bytes: UnsafeRawBufferPointer) {
+        var offset = 0
+        while offset < bytes.count {
+            let n = Glibc.write(STDOUT_FILENO, bytes.baseAddress! + offset, bytes.count - offset)
+            if n <= 0 {
+                if errno == EINTR { continue }
+                if errno == EPIPE { Glibc.exit(0) }  // the reader went away (e.g. `| head`)
+                return
+            }
+            offset += n
+        }
+    }
+
+    static func line(_ text: String = "") { write(text + "\n") }
+
+    static func error(_ text: String) { FileHandle.standardError.write(Data((text + "\n").utf8)) }
+}
+
+/// A one-line progress bar on stderr, shown only when stderr is a terminal.
+final class ProgressBar {
+    private let label: String
+    private let enabled = Terminal.isTerminal(STDERR_FILENO)
+    private var lastDraw = Date.distantPast
+
+    init(_ label: String) { self.label = label }
+
+    func update(_ done: Int, of total: Int?) {
+        guard enabled, Date().timeIntervalSince(lastDraw) > 0.1 || done == total else { return }
+        lastDraw = Date()
+        var line = "\r\(label) \(done)"
+        if let total, total > 0 {
+            let width = 30
+            let filled = min(width, done * width / total)
+            line = "\r\(label) [\(String(repeating: "#", count: filled))\(String(repeating: ".", count: width - filled))] \(done)/\(total)"
+        }
+        FileHandle.standardError.write(Data(line.utf8))
+    }
+
+    func finish() {
+        guard enabled else { return }
+        FileHandle.standardError.write(Data("\r\u{1B}[2K".utf8))
+    }
+}
+
+/// A plain text table with aligned columns; the last column is cut to the terminal width.
+struct TextTable {
+    var headers: [String]
+    var rows: [[String]] = []
+
+    func render(width: Int = Terminal.width) -> String {
+        var widths = headers.map(\.count)
+        for row in rows {
+            for (i, cell) in row.enumerated() where i < widths.count { widths[i] = max(widths[i], cell.count) }
+        }
+        let fixed = widths.dropLast().reduce(0) { $0 + $1 + 2 }
+        if let last = widths.indices.last { widths[last] = max(10, min(widths[last], width - fixed)) }
+        func format(_ row: [String]) -> String {
+            row.enumerated().map { i, cell in
+                let w = widths[i]
+                let text = cell.count > w ? String(cell.prefix(max(0, w - 1))) + "…" : cell
+                return i == row.count - 1 ? text : text.padding(toLength: w, withPad: " ", startingAt: 0)
+            }.joined(separator: "  ")
+        }
+        return ([format(headers)] + rows.map(format)).joined(separator: "\n") + "\n"
+    }
+}
+
+/// Formats a byte count with binary units.
+func formatBytes(_ bytes: Int) -> String {
+    let units = ["B", "KiB", "MiB", "GiB", "TiB"]
+    var value = Double(bytes)
+    var unit = 0
+    while value >= 1024, unit < units.count - 1 { value /= 1024; unit += 1 }
+    return unit == 0 ? "\(bytes) B" : String(format: "%.1f %@", value, units[unit])
+}

@@ -1,0 +1,105 @@
+import Foundation
+import Logging
+import Testing
+@testable import TweetieSync
+
+@Suite("APICacheSource")
+struct APICacheSourceTests {
+    let list = ListIdentifier(username: "icanzilb", slug: "RxSwift")
+
+    @Test(.enabled(if: Fixtures.isAvailable, Fixtures.disabledReason))
+    func readsTheFixtures() async throws {
+        let (logger, log) = CapturingLogHandler.make()
+        let source = APICacheSource(directory: try #require(Fixtures.directory), logger: logger)
+        let timeline = try await source.timeline(of: list, cursor: TimelineCursor())
+        #expect(timeline.tweets.count == 19)
+        #expect(timeline.deletedIds.isEmpty && timeline.dropped.isEmpty)
+        #expect(timeline.tweets.first?.id == 1071325319259414528)
+        let members = try await source.members(of: list)
+        #expect(members.users.count == 8)
+        var userTotal = 0
+        for username in Fixtures.authors {
+            let page = try await source.timeline(of: username, cursor: TimelineCursor())
+            #expect(page.tweets.count >= 99, "\(username)")
+            userTotal += page.tweets.count
+        }
+        #expect(userTotal == 299)
+        // The captured "next page" request (both bounds set, since_id > max_id) is empty.
+        let next = try await source.timeline(
+            of: list, cursor: TimelineCursor(maxId: 1070684513213267967, sinceId: 1071396963340435457))
+        #expect(next.tweets.isEmpty)
+        #expect(log.messages.isEmpty, "every request above has a file: \(log.messages.map(\.message))")
+    }
+
+    @Test(.enabled(if: Fixtures.isAvailable, Fixtures.disabledReason))
+    func missingFixtureGivesEmptyAndLogs() async throws {
+        let (logger, log) = CapturingLogHandler.make()
+        let source = APICacheSource(directory: try #require(Fixtures.directory), logger: logger)
+        let page = try await source.timeline(of: list, cursor: TimelineCursor(sinceId: 1071325319259414528))
+        #expect(page.tweets.isEmpty)
+        let members = try await source.members(of: ListIdentifier(username: "icanzilb", slug: "Other"))
+        #expect(members.users.isEmpty)
+        let files = log.messages.compactMap { $0.metadata["file"].map { "\($0)" } }
+        #expect(files.count == 2)
+        #expect(files[0].hasSuffix("lists/statuses.json-owner_screen_name-icanzilb-since_id-1071325319259414528-slug-RxSwift"))
+        #expect(files[1].contains("slug-Other"))
+    }
+
+    @Test func fileNamesFollowTheBookLayout() throws {
+        let source = APICacheSource(directory: URL(fileURLWithPath: "/cache"))
+        #expect(source.fileURL(forTimelineOf: list, cursor: TimelineCursor()).path
+            == "/cache/lists/statuses.json-owner_screen_name-icanzilb-slug-RxSwift")
+        #expect(source.fileURL(forTimelineOf: list, cursor: TimelineCursor(maxId: 5, sinceId: 3)).path
+            == "/cache/lists/statuses.json-max_id-5-owner_screen_name-icanzilb-since_id-3-slug-RxSwift")
+        #expect(TwitterRequest.listMembers(list).cacheName
+            == "lists/members.json-count-100-include_entities-false-owner_screen_name-icanzilb-skip_status-1-slug-RxSwift")
+        #expect(TwitterRequest.userTimeline("ashfurrow", cursor: TimelineCursor()).cacheName
+            == "statuses/user_timeline.json-contributor_details-false-count-100-include_rts-true-screen_name-ashfurrow")
+    }
+
+    @Test func inCodeCacheRespectsCursorAndReportsDropped() async throws {
+        let directory = try TemporaryDirectory()
+        let json: [Any] = [
+            TwitterJSONBuilder.status(id: 30), TwitterJSONBuilder.status(id: 20), "junk", TwitterJSONBuilder.status(id: 10),
+        ]
+        try directory.write(try TwitterJSONBuilder.data(json),
+                            to: "statuses/user_timeline.json-contributor_details-false-count-100-include_rts-true-max_id-20-screen_name-ann")
+        let (logger, log) = CapturingLogHandler.make()
+        let source = APICacheSource(directory: directory.url, logger: logger)
+        let page = try await source.timeline(of: "ann", cursor: TimelineCursor(maxId: 20))
+        #expect(page.tweets.map(\.id) == [20, 10])
+        #expect(page.dropped.map(\.index) == [2])
+        #expect(log.messages.contains { $0.level == .warning })
+    }
+
+    @Test func badJSONIsAnErrorNamingTheFile() async throws {
+        let directory = try TemporaryDirectory()
+        let name = "lists/statuses.json-owner_screen_name-icanzilb-slug-RxSwift"
+        try directory.write(Data("{\"errors\": [".utf8), to: name)
+        let source = APICacheSource(directory: directory.url)
+        let error = try await #require(throws: TwitterAPIError.self) {
+            try await source.timeline(of: list, cursor: TimelineCursor())
+        }
+        guard case .malformedJSON(let file, _) = error else { Issue.record("unexpected \(error)"); return }
+        #expect(file == directory.url.appendingPathComponent(name).path)
+        #expect(error.description.contains(name))
+    }
+}
+
+/// A fresh directory under the system's temporary folder, removed on deinit.
+final class TemporaryDirectory {
+    let url: URL
+
+    init() throws {
+        url = FileManager.default.temporaryDirectory.appendingPathComponent("tweetie-sync-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    }
+
+    func write(_ data: Data, to relativePath: String) throws {
+        let file = url.appendingPathComponent(relativePath)
+        try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try data.write(to: file)
+    }
+
+    deinit { try? FileManager.default.removeItem(at: url) }
+}
