@@ -40,6 +40,10 @@ let package = Package(
         ),
         .testTarget(name: "TweetieDBTests", dependencies: ["TweetieDB"]),
         .testTarget(
+            name: "TweetieCLITests",
+            dependencies: ["TweetieSync", "tweetie-db"]
+        ),
+        .testTarget(
             name: "TweetieSyncTests",
             dependencies: ["TweetieSync", "TweetieDB", .product(name: "Logging", package: "swift-log")]
         ),

@@ -15,6 +15,7 @@ struct TweetieDBCommand: AsyncParsableCommand {
             ImportCommand.self,
             BackupCommand.self,
             VerifyCommand.self,
+            BenchCommand.self,
         ]
     )
 }

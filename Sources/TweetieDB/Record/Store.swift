@@ -167,10 +167,13 @@ public final class Store: @unchecked Sendable {
     /// let store = try Store.temporary(collections: [Tweet.self])
     /// defer { store.close() }
     /// ```
-    public static func temporary(collections: [any Record.Type], configuration: StoreConfiguration = StoreConfiguration()) throws -> Store {
+    /// Its durability is `.noSync` (nothing outlives the store anyway) unless `keepDurability` is
+    /// set, as a benchmark of durable commits needs.
+    public static func temporary(collections: [any Record.Type], configuration: StoreConfiguration = StoreConfiguration(),
+                                 keepDurability: Bool = false) throws -> Store {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("tweetiedb-\(UUID().uuidString)").path
         var configuration = configuration
-        if configuration.environment.durability == .full { configuration.environment.durability = .noSync }
+        if !keepDurability { configuration.environment.durability = .noSync }
         return try Store(path: path, configuration: configuration, collections: collections, migrations: [], removeOnClose: true)
     }
 

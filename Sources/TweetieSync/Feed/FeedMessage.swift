@@ -1,0 +1,159 @@
+import Foundation
+
+/// One section of a change feed: a stable key, a display title, and its rows.
+///
+/// ```json
+/// {"key":"2018-12-08","title":"Saturday, Dec 8","rows":[…]}
+/// ```
+public struct FeedSection<Row: Codable & Sendable & Hashable>: Codable, Sendable, Hashable {
+    /// The section's identity (for a day: `yyyy-MM-dd` in UTC).
+    ///
+    /// ```swift
+    /// print(section.key)
+    /// ```
+    public var key: String
+    /// The section's display title.
+    ///
+    /// ```swift
+    /// print(section.title)
+    /// ```
+    public var title: String
+    /// The rows, in display order.
+    ///
+    /// ```swift
+    /// print(section.rows.count)
+    /// ```
+    public var rows: [Row]
+
+    /// Creates a section.
+    ///
+    /// ```swift
+    /// FeedSection(key: "all", title: "All", rows: [])
+    /// ```
+    public init(key: String, title: String, rows: [Row]) {
+        self.key = key
+        self.title = title
+        self.rows = rows
+    }
+}
+
+/// An index path in a feed: `[section, row]`.
+///
+/// ```json
+/// [0, 3]
+/// ```
+public typealias FeedPath = [Int]
+
+/// One line of a change feed (NDJSON): a snapshot or a change. See `schemas/tweetie-feed.schema.json`.
+///
+/// A renderer keeps a copy of the sections: it replaces its copy on every snapshot and applies
+/// every change in order (``FeedState`` does exactly that).
+///
+/// ```swift
+/// let message = try JSONDecoder().decode(FeedMessage<TimelineRow>.self, from: line)
+/// ```
+public struct FeedMessage<Row: Codable & Sendable & Hashable>: Codable, Sendable, Hashable {
+    /// A section inserted by a change, with all its rows.
+    public struct SectionInsertion: Codable, Sendable, Hashable {
+        /// The section's index in the new sections.
+        public var index: Int
+        /// The section, complete.
+        public var section: FeedSection<Row>
+    }
+
+    /// A section moved by a change (old index → new index).
+    public struct SectionMove: Codable, Sendable, Hashable {
+        /// The old index.
+        public var from: Int
+        /// The new index.
+        public var to: Int
+    }
+
+    /// A row inserted at a new index path.
+    public struct RowInsertion: Codable, Sendable, Hashable {
+        /// The new index path.
+        public var at: FeedPath
+        /// The row's contents.
+        public var row: Row
+    }
+
+    /// A row whose contents changed in place: where it was, where it is now, its new contents.
+    public struct RowModification: Codable, Sendable, Hashable {
+        /// The old index path.
+        public var old: FeedPath
+        /// The new index path.
+        public var new: FeedPath
+        /// The row's new contents.
+        public var row: Row
+    }
+
+    /// A row that moved: old index path → new index path, with its (possibly new) contents.
+    public struct RowMove: Codable, Sendable, Hashable {
+        /// The old index path.
+        public var from: FeedPath
+        /// The new index path.
+        public var to: FeedPath
+        /// The row's contents at its new place.
+        public var row: Row
+    }
+
+    /// `snapshot` or `change`.
+    ///
+    /// ```swift
+    /// if message.type == "snapshot" { … }
+    /// ```
+    public var type: String
+    /// The feed's name (`list icanzilb/RxSwift`, `person icanzilb`, `people icanzilb/RxSwift`).
+    public var feed: String
+    /// The database change-log sequence the message brings the renderer to.
+    public var sequence: UInt64
+    /// For a snapshot: `initial`, or `reset` when the feed fell behind the change log and starts over.
+    public var reason: String?
+    /// For a snapshot: every section, complete.
+    public var sections: [FeedSection<Row>]?
+    /// For a change: old section indices to delete (with their rows).
+    public var sectionDeletions: [Int]?
+    /// For a change: new sections, at new indices, with all their rows.
+    public var sectionInsertions: [SectionInsertion]?
+    /// For a change: sections that moved.
+    public var sectionMoves: [SectionMove]?
+    /// For a change: old index paths of deleted rows.
+    public var rowDeletions: [FeedPath]?
+    /// For a change: inserted rows at new index paths.
+    public var rowInsertions: [RowInsertion]?
+    /// For a change: rows changed in place.
+    public var rowModifications: [RowModification]?
+    /// For a change: rows that moved.
+    public var rowMoves: [RowMove]?
+
+    /// A snapshot message.
+    ///
+    /// ```swift
+    /// let message = FeedMessage(snapshot: sections, feed: "list icanzilb/RxSwift", sequence: 12)
+    /// ```
+    public init(snapshot sections: [FeedSection<Row>], feed: String, sequence: UInt64, reason: String = "initial") {
+        type = "snapshot"
+        self.feed = feed
+        self.sequence = sequence
+        self.reason = reason
+        self.sections = sections
+    }
+
+    /// An empty change message, to be filled.
+    ///
+    /// ```swift
+    /// var message = FeedMessage<TimelineRow>(changeFor: "list icanzilb/RxSwift", sequence: 13)
+    /// ```
+    public init(changeFor feed: String, sequence: UInt64) {
+        type = "change"
+        self.feed = feed
+        self.sequence = sequence
+        sectionDeletions = []
+        sectionInsertions = []
+        sectionMoves = []
+        rowDeletions = []
+        rowInsertions = []
+        rowModifications = []
+        rowMoves = []
+    }
+}

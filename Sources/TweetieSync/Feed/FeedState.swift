@@ -1,0 +1,178 @@
+/// A renderer's copy of a change feed: replaced by snapshots, updated by changes.
+///
+/// This is the reference renderer: applying every message of `tweetie-db feed --follow` in order
+/// ends with exactly the sections that `tweetie-db feed --once` prints.
+///
+/// ```swift
+/// var state = FeedState<TimelineRow>()
+/// for line in lines { try state.apply(try decoder.decode(FeedMessage<TimelineRow>.self, from: line)) }
+/// print(state.sections.map(\.title))
+/// ```
+public struct FeedState<Row: Codable & Sendable & Hashable>: Sendable, Hashable {
+    /// The current sections.
+    ///
+    /// ```swift
+    /// print(state.sections.count)
+    /// ```
+    public private(set) var sections: [FeedSection<Row>] = []
+    /// The sequence of the last applied message.
+    ///
+    /// ```swift
+    /// print(state.sequence)
+    /// ```
+    public private(set) var sequence: UInt64 = 0
+
+    /// An empty state, before the first snapshot.
+    ///
+    /// ```swift
+    /// var state = FeedState<TimelineRow>()
+    /// ```
+    public init() {}
+
+    /// A malformed message: out-of-range index paths or a change before any snapshot.
+    public struct InvalidMessage: Error, CustomStringConvertible, Sendable {
+        /// What was wrong.
+        public var description: String
+    }
+
+    /// Applies one message.
+    ///
+    /// ```swift
+    /// try state.apply(message)
+    /// ```
+    public mutating func apply(_ message: FeedMessage<Row>) throws {
+        if message.type == "snapshot" {
+            sections = message.sections ?? []
+            sequence = message.sequence
+            return
+        }
+        guard message.type == "change" else { throw InvalidMessage(description: "unknown message type '\(message.type)'") }
+        let changeset = SectionedChangeset(
+            sectionDeletions: message.sectionDeletions ?? [],
+            sectionInsertions: (message.sectionInsertions ?? []).map(\.index),
+            sectionMoves: (message.sectionMoves ?? []).map { Move(from: $0.from, to: $0.to) },
+            rowDeletions: try (message.rowDeletions ?? []).map(Self.path),
+            rowInsertions: try (message.rowInsertions ?? []).map { try Self.path($0.at) },
+            rowModificationsInOld: try (message.rowModifications ?? []).map { try Self.path($0.old) },
+            rowModificationsInNew: try (message.rowModifications ?? []).map { try Self.path($0.new) },
+            rowMoves: try (message.rowMoves ?? []).map { RowMove(from: try Self.path($0.from), to: try Self.path($0.to)) })
+        var newRows: [IndexPath: Row] = [:]
+        for insertion in message.rowInsertions ?? [] { newRows[try Self.path(insertion.at)] = insertion.row }
+        for modification in message.rowModifications ?? [] { newRows[try Self.path(modification.new)] = modification.row }
+        for move in message.rowMoves ?? [] { newRows[try Self.path(move.to)] = move.row }
+        let inserted = Dictionary((message.sectionInsertions ?? []).map { ($0.index, $0.section) }, uniquingKeysWith: { a, _ in a })
+
+        // Section identities follow the same steps as the rows (see SectionedChangeset).
+        let removed = Set(changeset.sectionDeletions + changeset.sectionMoves.map(\.from))
+        let oldCount = sections.count
+        for index in removed where index < 0 || index >= oldCount {
+            throw InvalidMessage(description: "section \(index) does not exist (there are \(oldCount))")
+        }
+        let newCount = oldCount - removed.count + inserted.count + changeset.sectionMoves.count
+        var moved: [Int: Int] = [:]
+        for move in changeset.sectionMoves { moved[move.to] = move.from }
+        var remaining = (0..<oldCount).filter { !removed.contains($0) }[...]
+        var layout: [FeedSection<Row>] = []
+        for index in 0..<newCount {
+            if let section = inserted[index] {
+                layout.append(FeedSection(key: section.key, title: section.title, rows: []))
+            } else if let from = moved[index] {
+                layout.append(FeedSection(key: sections[from].key, title: sections[from].title, rows: []))
+            } else if let from = remaining.popFirst() {
+                layout.append(FeedSection(key: sections[from].key, title: sections[from].title, rows: []))
+            } else {
+                throw InvalidMessage(description: "the change leaves no section for new index \(index)")
+            }
+        }
+        for (section, rows) in sections.enumerated() {
+            for row in changeset.rowDeletions + changeset.rowMoves.map(\.from) where row.section == section {
+                guard row.row >= 0 && row.row < rows.rows.count else {
+                    throw InvalidMessage(description: "row \(row) does not exist")
+                }
+            }
+        }
+        // Every path the apply asks for (insertions, move targets, modifications) carries its row.
+        let rows = changeset.apply(to: sections.map(\.rows), insertedSection: { inserted[$0]?.rows ?? [] }) { newRows[$0]! }
+        guard rows.count == layout.count else {
+            throw InvalidMessage(description: "the change produces \(rows.count) sections of rows but \(layout.count) section headers")
+        }
+        for index in layout.indices { layout[index].rows = rows[index] }
+        sections = layout
+        sequence = message.sequence
+    }
+
+    private static func path(_ path: FeedPath) throws -> IndexPath {
+        guard path.count == 2 else { throw InvalidMessage(description: "an index path must be [section, row], got \(path)") }
+        return IndexPath(section: path[0], row: path[1])
+    }
+}
+
+/// Builds feed messages from a sectioned observation: the change's index paths and the row
+/// contents a renderer needs (inserted, modified and moved rows; inserted sections in full).
+///
+/// ```swift
+/// let builder = FeedBuilder<Tweet, Day, TimelineRow>(feed: "list icanzilb/RxSwift", row: { TimelineRow($0) }, section: { ($0.key, $0.title) })
+/// let message = builder.message(for: change, moves: true)
+/// ```
+public struct FeedBuilder<R: Record, S: Hashable & Comparable & Sendable, Row: Codable & Sendable & Hashable> {
+    let feed: String
+    let row: (R) -> Row
+    let section: (S) -> (key: String, title: String)
+
+    /// A builder for the feed named `feed`.
+    ///
+    /// ```swift
+    /// FeedBuilder<User, String, PersonRow>(feed: "people", row: PersonRow.init, section: { ($0, $0) })
+    /// ```
+    public init(feed: String, row: @escaping (R) -> Row, section: @escaping (S) -> (key: String, title: String)) {
+        self.feed = feed
+        self.row = row
+        self.section = section
+    }
+
+    /// Every section of `results`, complete.
+    ///
+    /// ```swift
+    /// let sections = builder.sections(of: change.results)
+    /// ```
+    public func sections(of results: SectionedQueryResults<S, R>) -> [FeedSection<Row>] {
+        (0..<results.numberOfSections).map { index in
+            let (key, title) = section(results.sectionKey(at: index))
+            return FeedSection(key: key, title: title, rows: results.rows(inSection: index).map(row))
+        }
+    }
+
+    /// The message for one delivered element: a snapshot for an initial element, else a change;
+    /// `moves: false` expresses moves as deletion + insertion.
+    ///
+    /// ```swift
+    /// print(try encoder.encode(builder.message(for: change, moves: false)))
+    /// ```
+    public mutating func message(for change: SectionedQueryChange<S, R>, moves: Bool) -> FeedMessage<Row> {
+        if change.isInitial {
+            defer { isFirst = false }
+            return FeedMessage(snapshot: sections(of: change.results), feed: feed, sequence: change.sequence,
+                               reason: isFirst ? "initial" : "reset")
+        }
+        let results = change.results
+        let changeset = moves ? change.changeset : change.changeset.withoutMoves()
+        var message = FeedMessage<Row>(changeFor: feed, sequence: change.sequence)
+        func path(_ p: IndexPath) -> FeedPath { [p.section, p.row] }
+        message.sectionDeletions = changeset.sectionDeletions
+        message.sectionInsertions = changeset.sectionInsertions.map { index in
+            let (key, title) = section(results.sectionKey(at: index))
+            return .init(index: index, section: FeedSection(key: key, title: title, rows: results.rows(inSection: index).map(row)))
+        }
+        message.sectionMoves = changeset.sectionMoves.map { .init(from: $0.from, to: $0.to) }
+        message.rowDeletions = changeset.rowDeletions.map(path)
+        message.rowInsertions = changeset.rowInsertions.map { .init(at: path($0), row: row(results[$0])) }
+        message.rowModifications = zip(changeset.rowModificationsInOld, changeset.rowModificationsInNew).map {
+            .init(old: path($0), new: path($1), row: row(results[$1]))
+        }
+        message.rowMoves = changeset.rowMoves.map { .init(from: path($0.from), to: path($0.to), row: row(results[$0.to])) }
+        return message
+    }
+
+    /// Whether the next snapshot is the first one (then its reason is `initial`, else `reset`).
+    private var isFirst = true
+}
