@@ -60,11 +60,42 @@ public struct RecordEncoder: Sendable {
     /// ```swift
     /// let bytes = try RecordEncoder().encode(tweet)
     /// ```
+    ///
+    /// When `T` also adopts ``RecordCodable`` (the runtime conformance lookup runs once per
+    /// type and is cached), its hand-written ``RecordCodable/encode(to:)`` writes the record
+    /// instead of `encode(to:)`; the bytes are the same.
     public func encode<T: Encodable>(_ value: T) throws -> [UInt8] {
+        if let fast = RecordCodableLookup.fastType(T.self) {
+            return try Self.encodeFields(value, as: fast)
+        }
         var bytes: [UInt8] = []
         bytes.reserveCapacity(16)
         bytes.append(RecordFormat.version)
         try RecordValueWriter.write(value, into: &bytes, depth: 0, path: { [] })
         return bytes
+    }
+
+    /// Encodes a ``RecordCodable`` value through its hand-written fast path.
+    ///
+    /// ```swift
+    /// let bytes = try RecordEncoder().encode(record: tweet)
+    /// ```
+    @inlinable
+    public func encode<T: RecordCodable>(record value: T) throws -> [UInt8] {
+        var writer = RecordWriter(capacity: Self.fastCapacity)
+        value.encode(to: &writer)
+        return try writer.finish()
+    }
+
+    /// Initial capacity of a fast-path record buffer.
+    @usableFromInline static var fastCapacity: Int { 512 }
+
+    /// Runs the fast path for a `T` known (at run time) to be the ``RecordCodable`` type `U`.
+    private static func encodeFields<T, U: RecordCodable>(_ value: T, as type: U.Type) throws -> [UInt8] {
+        var writer = RecordWriter(capacity: fastCapacity)
+        withUnsafePointer(to: value) { pointer in
+            UnsafeRawPointer(pointer).assumingMemoryBound(to: U.self).pointee.encode(to: &writer)
+        }
+        return try writer.finish()
     }
 }

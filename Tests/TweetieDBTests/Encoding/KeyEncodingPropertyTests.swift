@@ -81,7 +81,7 @@ private enum KeyValue: Equatable {
 private enum Kind: CaseIterable {
     case string, int64, int32, date, double, uuid, bool
 
-    func random(using random: inout EncodingTestRandom) -> KeyValue {
+    func random(using random: inout SeededRandom) -> KeyValue {
         switch self {
         case .string: return .string(random.keyString())
         case .int64: return .int64(random.int64())
@@ -121,7 +121,7 @@ private struct Schema: CustomStringConvertible {
     }
 
     /// A random tuple, or a variant of `base` that shares a prefix with it (to exercise ties).
-    func randomTuple(near base: [KeyValue]?, using random: inout EncodingTestRandom) -> [KeyValue] {
+    func randomTuple(near base: [KeyValue]?, using random: inout SeededRandom) -> [KeyValue] {
         var values = kinds.map { $0.random(using: &random) }
         if let base, Bool.random(using: &random) {
             let shared = Int.random(in: 0...kinds.count, using: &random)
@@ -147,7 +147,7 @@ struct KeyEncodingPropertyTests {
     @Test(arguments: 0..<schemas.count)
     func memcmpOrderMatchesTupleOrder(schemaIndex: Int) throws {
         let schema = Self.schemas[schemaIndex]
-        var random = EncodingTestRandom(seed: 0xC0FFEE + UInt64(schemaIndex))
+        var random = SeededRandom(seed: 0xC0FFEE + UInt64(schemaIndex))
         var previous: [KeyValue]?
         var mismatches = 0
         for _ in 0..<4000 {
@@ -169,7 +169,7 @@ struct KeyEncodingPropertyTests {
     @Test(arguments: 0..<schemas.count)
     func decodeInvertsEncode(schemaIndex: Int) throws {
         let schema = Self.schemas[schemaIndex]
-        var random = EncodingTestRandom(seed: 0xBEEF + UInt64(schemaIndex))
+        var random = SeededRandom(seed: 0xBEEF + UInt64(schemaIndex))
         for _ in 0..<2000 {
             let values = schema.randomTuple(near: nil, using: &random)
             var decoder = KeyDecoder(schema.encode(values))
@@ -184,7 +184,7 @@ struct KeyEncodingPropertyTests {
 
     @Test func sortingEncodedKeysSortsTuples() {
         let schema = Self.schemas[2]
-        var random = EncodingTestRandom(seed: 42)
+        var random = SeededRandom(seed: 42)
         var tuples: [[KeyValue]] = []
         for _ in 0..<500 {
             tuples.append(schema.randomTuple(near: tuples.last, using: &random))

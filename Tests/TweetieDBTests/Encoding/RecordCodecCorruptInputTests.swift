@@ -34,7 +34,7 @@ struct RecordCodecCorruptInputTests {
     }
 
     @Test func randomByteFlipsNeverCrash() throws {
-        var random = EncodingTestRandom(seed: 7)
+        var random = SeededRandom(seed: 7)
         let tweetBytes = try RecordEncoder().encode(RecordTestTweet.sample(5))
         let everythingBytes = try RecordEncoder().encode(RecordTestEverything.sample())
         var thrown = 0

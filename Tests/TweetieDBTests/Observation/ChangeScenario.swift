@@ -35,11 +35,11 @@ struct ChangeScenario {
         RankedTree(sortedUniqueElements: old.map { (key: $0.key, value: $0.value) })
     }
 
-    static func random(using rng: inout SeededGenerator) -> ChangeScenario {
+    static func random(using rng: inout SeededRandom) -> ChangeScenario {
         let rowCount = Int.random(in: 0..<5, using: &rng) == 0 ? Int.random(in: 0...6, using: &rng) : Int.random(in: 0...300, using: &rng)
         let dayCount = Int.random(in: 1...8, using: &rng)
         let rankCount = Int.random(in: 1...20, using: &rng)
-        func randomKey(id: Int, _ rng: inout SeededGenerator) -> TestKey {
+        func randomKey(id: Int, _ rng: inout SeededRandom) -> TestKey {
             TestKey(day: Int.random(in: 0..<dayCount, using: &rng), rank: Int.random(in: 0..<rankCount, using: &rng), id: id)
         }
         let old = (0..<rowCount)

@@ -29,7 +29,7 @@ struct FlatChangesPropertyTests {
 
     @Test("applying the changeset to the old results gives the new results", arguments: 0..<4)
     func randomCommits(batch: Int) throws {
-        var rng = SeededGenerator(seed: 1_000 + UInt64(batch))
+        var rng = SeededRandom(seed: 1_000 + UInt64(batch))
         for caseNumber in 0..<1_000 {
             let scenario = ChangeScenario.random(using: &rng)
             let old = scenario.oldTree

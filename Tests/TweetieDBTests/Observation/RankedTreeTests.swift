@@ -15,7 +15,7 @@ struct RankedTreeTests {
     @Test("random operations agree with a sorted array model")
     func randomOperations() {
         for seed in UInt64(1)...12 {
-            var rng = SeededGenerator(seed: seed)
+            var rng = SeededRandom(seed: seed)
             var tree = RankedTree<Int, Int>()
             var model: [(key: Int, value: Int)] = []
             let keySpace = seed % 2 == 0 ? 600 : 20_000
@@ -63,7 +63,7 @@ struct RankedTreeTests {
 
     @Test("large trees grow to several levels and shrink back to a leaf")
     func growAndShrink() {
-        var rng = SeededGenerator(seed: 99)
+        var rng = SeededRandom(seed: 99)
         var keys = Array(0..<30_000)
         keys.shuffle(using: &rng)
         var tree = RankedTree<Int, Int>()
@@ -84,7 +84,7 @@ struct RankedTreeTests {
 
     @Test("copies are unaffected by mutations of other copies")
     func persistence() {
-        var rng = SeededGenerator(seed: 5)
+        var rng = SeededRandom(seed: 5)
         var tree = RankedTree(sortedUniqueElements: (0..<5_000).map { (key: $0 * 3, value: $0) })
         var snapshots: [(RankedTree<Int, Int>, [(key: Int, value: Int)])] = []
         for round in 0..<20 {
@@ -109,7 +109,7 @@ struct RankedTreeTests {
 
     @Test("bulk build, ranges, insertion index and partition index")
     func bulkAndQueries() {
-        var rng = SeededGenerator(seed: 11)
+        var rng = SeededRandom(seed: 11)
         for size in [0, 1, 63, 64, 65, 500, 3_073, 20_000] {
             let model = (0..<size).map { (key: $0 * 2 + 1, value: $0) }
             let tree = RankedTree(sortedUniqueElements: model)

@@ -5,7 +5,7 @@ import Testing
 struct SectionedChangesPropertyTests {
     @Test("applying the sectioned changeset to the old sections gives the new sections", arguments: 0..<4)
     func randomCommits(batch: Int) throws {
-        var rng = SeededGenerator(seed: 2_000 + UInt64(batch))
+        var rng = SeededRandom(seed: 2_000 + UInt64(batch))
         for caseNumber in 0..<1_000 {
             let scenario = ChangeScenario.random(using: &rng)
             let old = SectionedResults(rows: scenario.oldTree) { $0.day }

@@ -1,12 +1,7 @@
-/// A small deterministic random number generator (SplitMix64) so every property test is
-/// reproducible from its seed.
-struct SeededGenerator: RandomNumberGenerator {
+/// A deterministic pseudo-random generator (SplitMix64), so failures reproduce from the seed.
+struct SeededRandom: RandomNumberGenerator {
     private var state: UInt64
-
-    init(seed: UInt64) {
-        state = seed
-    }
-
+    init(seed: UInt64) { state = seed }
     mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var z = state

@@ -1,21 +1,7 @@
 import Foundation
 
-/// A small seeded generator (SplitMix64) so property tests are reproducible.
-struct EncodingTestRandom: RandomNumberGenerator {
-    private var state: UInt64
-
-    init(seed: UInt64) {
-        state = seed
-    }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
+/// Value generators for the encoding property tests, on the shared seeded generator.
+extension SeededRandom {
     /// A short string over a tiny alphabet (NUL, 0x01, 0xFF-ish scalars, ASCII, multi-byte) so
     /// that prefixes, equal strings and embedded NULs are frequent.
     mutating func keyString() -> String {
