@@ -26,10 +26,11 @@ deps:
 build: deps
 	$(SWIFT) build
 
-# The main job: the live list timeline on the simulated source, stored in the default database.
+# The main job: the live list timeline on the simulated source, stored in the default database
+# ($$TWEETIE_DB, else ~/.local/share/tweetie-db). Pass options with DEMO_ARGS="--ticks 30".
 demo: deps
-	$(SWIFT) build -c release --product tweetie-db
-	.build/release/tweetie-db demo $(DEMO_ARGS)
+	$(SWIFT) build --product tweetie-db
+	$$($(SWIFT) build --show-bin-path)/tweetie-db demo $(DEMO_ARGS)
 
 test: deps
 	$(SWIFT) build --build-tests

@@ -36,6 +36,7 @@ let package = Package(
                 "TweetieDB",
                 "TweetieSync",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
         .testTarget(name: "TweetieDBTests", dependencies: ["TweetieDB"]),

@@ -1,4 +1,6 @@
 import ArgumentParser
+import Foundation
+import Logging
 
 @main
 struct TweetieDBCommand: AsyncParsableCommand {
@@ -8,6 +10,9 @@ struct TweetieDBCommand: AsyncParsableCommand {
         discussion: "Every subcommand takes --db PATH; the default is $TWEETIE_DB, else $XDG_DATA_HOME/tweetie-db (~/.local/share/tweetie-db).",
         version: "0.1.0",
         subcommands: [
+            DemoCommand.self,
+            SyncCommand.self,
+            FeedCommand.self,
             StatsCommand.self,
             TweetsCommand.self,
             UsersCommand.self,
@@ -18,4 +23,25 @@ struct TweetieDBCommand: AsyncParsableCommand {
             BenchCommand.self,
         ]
     )
+
+    /// Sets up logging (warnings and errors to stderr; `TWEETIE_LOG_LEVEL=debug|info|notice|…`
+    /// for more), then runs the command.
+    static func main() async {
+        let level = ProcessInfo.processInfo.environment["TWEETIE_LOG_LEVEL"].flatMap(Logger.Level.init(rawValue:)) ?? .warning
+        LoggingSystem.bootstrap { label in
+            var handler = StreamLogHandler.standardError(label: label)
+            handler.logLevel = level
+            return handler
+        }
+        do {
+            var command = try parseAsRoot()
+            if var asyncCommand = command as? any AsyncParsableCommand {
+                try await asyncCommand.run()
+            } else {
+                try command.run()
+            }
+        } catch {
+            exit(withError: error)
+        }
+    }
 }

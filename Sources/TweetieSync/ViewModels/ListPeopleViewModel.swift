@@ -103,7 +103,14 @@ public final class ListPeopleViewModel: Sendable {
     /// ```swift
     /// let members = try store.read { try $0.fetch(viewModel.query) }
     /// ```
-    public var query: Query<User> {
+    public var query: Query<User> { ListPeopleViewModel.members(of: list) }
+
+    /// Stored users whose `lists` contain `list`'s key, by username.
+    ///
+    /// ```swift
+    /// let members = try store.read { try $0.fetch(ListPeopleViewModel.members(of: list)) }
+    /// ```
+    public static func members(of list: ListIdentifier) -> Query<User> {
         let key = list.key
         return Query<User>().sorted(byIndex: "username").filter { $0.lists.contains(key) }
     }

@@ -159,8 +159,7 @@ public final class ListTimelineViewModel: Sendable {
     public var tweets: TimelineUpdates {
         let observation = store.observe(
             query, sectionedBy: { TimelineDay($0.created) }, sectionOrder: .descending,
-            modificationsOf: [ObservedField(\Tweet.text), ObservedField(\Tweet.name), ObservedField(\Tweet.username),
-                              ObservedField(\Tweet.imageURL), ObservedField(\Tweet.created)])
+            modificationsOf: TimelineRow.sourceFields)
         return TimelineUpdates(observation: observation, now: now)
     }
 }

@@ -90,3 +90,16 @@ public struct TimelineRow: Codable, Sendable, Hashable, Identifiable {
             && imageURL == other.imageURL && created == other.created
     }
 }
+
+extension TimelineRow {
+    /// The tweet fields a row shows (relative time aside): a change to any other field (counts,
+    /// list membership) is not a modification of the row.
+    ///
+    /// ```swift
+    /// store.observe(query, modificationsOf: TimelineRow.sourceFields)
+    /// ```
+    public static let sourceFields: [ObservedField<Tweet>] = [
+        ObservedField(\Tweet.text), ObservedField(\Tweet.name), ObservedField(\Tweet.username),
+        ObservedField(\Tweet.imageURL), ObservedField(\Tweet.created),
+    ]
+}

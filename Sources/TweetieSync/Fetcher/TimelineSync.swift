@@ -1,0 +1,131 @@
+import Foundation
+
+/// What one ingest run did, step by step.
+///
+/// ```swift
+/// let summary = try await TimelineSync.fromCache(directory: url, list: list, into: store)
+/// print(summary.total.inserted)
+/// ```
+public struct SyncSummary: Sendable, Hashable, Codable {
+    /// One step: what was fetched and what storing it did.
+    public struct Step: Sendable, Hashable, Codable {
+        /// What was fetched, e.g. `list icanzilb/RxSwift` or `user ashfurrow`.
+        public var source: String
+        /// What storing it did.
+        public var report: IngestReport
+
+        /// A step.
+        ///
+        /// ```swift
+        /// SyncSummary.Step(source: "total", report: summary.total)
+        /// ```
+        public init(source: String, report: IngestReport) {
+            self.source = source
+            self.report = report
+        }
+    }
+
+    /// The steps, in order.
+    public var steps: [Step] = []
+
+    /// All steps added up.
+    ///
+    /// ```swift
+    /// print(summary.total.modified)
+    /// ```
+    public var total: IngestReport { steps.reduce(IngestReport()) { $0 + $1.report } }
+
+    mutating func add(_ source: String, _ report: IngestReport) { steps.append(Step(source: source, report: report)) }
+}
+
+/// One-shot ingest runs, as `tweetie-db sync` performs them.
+///
+/// ```swift
+/// let summary = try await TimelineSync.simulated(seed: 7, ticks: 10, into: store)
+/// ```
+public enum TimelineSync {
+    /// Ingests everything a captured API cache holds for `list`: the list timeline, its members,
+    /// and every user timeline present in the cache (plus those of the members).
+    ///
+    /// ```swift
+    /// try await TimelineSync.fromCache(directory: URL(fileURLWithPath: "fixtures"), list: list, into: store)
+    /// ```
+    public static func fromCache(directory: URL, list: ListIdentifier, into store: Store) async throws -> SyncSummary {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: directory.path, isDirectory: &isDirectory), isDirectory.boolValue else {
+            throw TwitterAPIError.unreadableFile(path: directory.path, reason: "the API cache directory does not exist")
+        }
+        let api = APICacheSource(directory: directory)
+        var summary = SyncSummary()
+        summary.add("list \(list.key)", try await TimelineIngest.ingest(try await api.timeline(of: list, cursor: TimelineCursor()), list: list, into: store))
+        let members = try await api.members(of: list)
+        summary.add("members \(list.key)", try await TimelineIngest.ingest(members, of: list, into: store))
+        var usernames = Set(members.users.map(\.username))
+        usernames.formUnion(cachedUserTimelines(in: directory))
+        for username in usernames.sorted() {
+            let page = try await api.timeline(of: username, cursor: TimelineCursor())
+            summary.add("user \(username)", try await TimelineIngest.ingest(page, list: nil, into: store))
+        }
+        return summary
+    }
+
+    /// The usernames whose user timelines the cache holds (`statuses/user_timeline.json-…screen_name-NAME…`).
+    static func cachedUserTimelines(in directory: URL) -> [String] {
+        let folder = directory.appendingPathComponent("statuses")
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+        return names.compactMap { name -> String? in
+            guard name.hasPrefix("user_timeline.json-") else { return nil }
+            let parts = name.split(separator: "-").map(String.init)
+            guard let at = parts.firstIndex(of: "screen_name"), at + 1 < parts.count else { return nil }
+            return parts[at + 1]
+        }
+    }
+
+    /// Drives a ``SimulatedTwitterSource`` for `ticks` steps through a ``TimelineFetcher``: the
+    /// members once, then per tick the source advances and the fetcher refreshes.
+    ///
+    /// ```swift
+    /// try await TimelineSync.simulated(seed: 2018, ticks: 20, into: store)
+    /// ```
+    public static func simulated(seed: UInt64, ticks: Int, origin: Date? = nil, into store: Store) async throws -> SyncSummary {
+        let source = origin.map { SimulatedTwitterSource(seed: seed, origin: $0) } ?? SimulatedTwitterSource(seed: seed)
+        let list = source.list
+        var summary = SyncSummary()
+        summary.add("members \(list.key)", try await TimelineIngest.ingest(try await source.members(of: list), of: list, into: store))
+        let fetcher = TimelineFetcher(list: list, api: source, store: store, account: .authorized(token: "simulated"), reachability: AlwaysReachable())
+        summary.add("list \(list.key) (step 0)", try await fetcher.refresh())
+        for tick in 0..<max(0, ticks) {
+            await source.advance()
+            summary.add("list \(list.key) (step \(tick + 1))", try await fetcher.refresh())
+        }
+        return summary
+    }
+
+    /// One refresh of the list timeline and its members from the real API.
+    ///
+    /// ```swift
+    /// try await TimelineSync.live(credentials: .bearerToken(token), list: list, into: store)
+    /// ```
+    public static func live(credentials: TwitterCredentials, list: ListIdentifier, into store: Store) async throws -> SyncSummary {
+        let client = TwitterHTTPClient(credentials: credentials)
+        var summary = SyncSummary()
+        let fetcher = TimelineFetcher(list: list, api: client, store: store, account: .authorized(token: "live"))
+        summary.add("list \(list.key)", try await fetcher.refresh())
+        summary.add("members \(list.key)", try await TimelineIngest.ingest(try await client.members(of: list), of: list, into: store))
+        return summary
+    }
+
+    /// Credentials from the environment: `TWITTER_BEARER_TOKEN`, or `TWITTER_CONSUMER_KEY` and
+    /// `TWITTER_CONSUMER_SECRET` (app-only `oauth2/token` flow).
+    ///
+    /// ```swift
+    /// guard let credentials = TimelineSync.credentialsFromEnvironment() else { … }
+    /// ```
+    public static func credentialsFromEnvironment(_ environment: [String: String] = ProcessInfo.processInfo.environment) -> TwitterCredentials? {
+        if let token = environment["TWITTER_BEARER_TOKEN"], !token.isEmpty { return .bearerToken(token) }
+        if let key = environment["TWITTER_CONSUMER_KEY"], let secret = environment["TWITTER_CONSUMER_SECRET"], !key.isEmpty, !secret.isEmpty {
+            return .consumer(key: key, secret: secret)
+        }
+        return nil
+    }
+}

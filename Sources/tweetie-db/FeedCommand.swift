@@ -1,0 +1,122 @@
+import ArgumentParser
+import Foundation
+import TweetieSync
+
+struct FeedCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "feed",
+        abstract: "Stream a view model's sections and changesets as NDJSON for renderers.",
+        discussion: "The first line is a snapshot of the sections with full rows; with --follow, one line follows per change committed by any process. The format is specified in schemas/tweetie-feed.schema.json.",
+        subcommands: [List.self, Person.self, People.self])
+
+    struct Options: ParsableArguments {
+        @OptionGroup var database: DatabaseOptions
+
+        @Flag(help: "Keep streaming changes as any process commits, until interrupted.")
+        var follow = false
+
+        @Flag(help: "Print the snapshot and exit (the default without --follow).")
+        var once = false
+
+        @Flag(name: .customLong("no-moves"), help: "Express moved rows as a deletion plus an insertion, for renderers without moves.")
+        var noMoves = false
+
+        @Option(help: "The reference time for relative times, in ISO 8601. Defaults to the time the feed starts; it stays fixed while the feed runs.")
+        var now: String?
+
+        func validate() throws {
+            if follow && once { throw ValidationError("--follow and --once cannot be used together.") }
+            if let now, parseDate(now) == nil { throw ValidationError("--now '\(now)' is not an ISO 8601 date.") }
+        }
+
+        var referenceTime: Date { now.flatMap(parseDate) ?? Date() }
+    }
+
+    struct List: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "list", abstract: "The list timeline: the list's tweets in sections by day.")
+
+        @OptionGroup var options: Options
+
+        @Option(help: "The list, as OWNER/SLUG.")
+        var list: String = "icanzilb/RxSwift"
+
+        @Option(help: "How rows are grouped: day (one section per UTC day, newest first) or none (one section).")
+        var sections: SectioningArgument = .day
+
+        func validate() throws { _ = try parseList(list) }
+
+        func run() async throws {
+            try await reportingErrors {
+                let store = try options.database.openExisting()
+                defer { store.close() }
+                try await stream(TweetieFeeds.list(try parseList(list), store: store, sections: sections.value, now: options.referenceTime), options)
+            }
+        }
+    }
+
+    struct Person: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "person", abstract: "A person's stored tweets, newest first.")
+
+        @OptionGroup var options: Options
+
+        @Argument(help: "The person's username, without @.")
+        var username: String
+
+        @Option(help: "How rows are grouped: day or none.")
+        var sections: SectioningArgument = .none
+
+        func run() async throws {
+            try await reportingErrors {
+                let store = try options.database.openExisting()
+                defer { store.close() }
+                try await stream(TweetieFeeds.person(username, store: store, sections: sections.value, now: options.referenceTime), options)
+            }
+        }
+    }
+
+    struct People: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "people", abstract: "The list's members, by username.")
+
+        @OptionGroup var options: Options
+
+        @Option(help: "The list, as OWNER/SLUG.")
+        var list: String = "icanzilb/RxSwift"
+
+        func validate() throws { _ = try parseList(list) }
+
+        func run() async throws {
+            try await reportingErrors {
+                let store = try options.database.openExisting()
+                defer { store.close() }
+                try await stream(TweetieFeeds.people(try parseList(list), store: store), options)
+            }
+        }
+    }
+
+    enum SectioningArgument: String, ExpressibleByArgument, CaseIterable {
+        case day, none
+        var value: FeedSectioning { self == .day ? .day : .none }
+    }
+}
+
+/// Prints the feed's messages, one JSON object per line, flushing each.
+private func stream<R: Record, Row>(_ feed: ChangeFeed<R, Row>, _ options: FeedCommand.Options) async throws {
+    var builder = feed.builder
+    let encoder = RecordJSON.encoder()
+    for try await change in feed.observation {
+        let message = builder.message(for: change, moves: !options.noMoves)
+        var line = try encoder.encode(message)
+        line.append(0x0A)
+        line.withUnsafeBytes { Out.write($0) }
+        if !options.follow { return }
+    }
+}
+
+/// Parses `OWNER/SLUG`.
+func parseList(_ text: String) throws -> ListIdentifier {
+    let parts = text.split(separator: "/", omittingEmptySubsequences: false)
+    guard parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty else {
+        throw ValidationError("'\(text)' is not a list: write it as OWNER/SLUG, like icanzilb/RxSwift.")
+    }
+    return ListIdentifier(username: String(parts[0]), slug: String(parts[1]))
+}

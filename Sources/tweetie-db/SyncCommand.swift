@@ -1,0 +1,69 @@
+import ArgumentParser
+import Foundation
+import TweetieSync
+
+struct SyncCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "sync",
+        abstract: "Run one ingest from a captured API cache, the simulated source, or the live API.",
+        discussion: "Tweets are stored with update policy .modified (identical tweets are not rewritten) and their list membership recorded. The live API reads TWITTER_BEARER_TOKEN, or TWITTER_CONSUMER_KEY and TWITTER_CONSUMER_SECRET.")
+
+    @OptionGroup var database: DatabaseOptions
+
+    @Option(help: "A captured API cache directory (laid out as lists/statuses.json-…, statuses/user_timeline.json-…).")
+    var apiCache: String?
+
+    @Flag(help: "Use the simulated Twitter source.")
+    var simulated = false
+
+    @Flag(help: "Use the live Twitter API v1.1.")
+    var live = false
+
+    @Option(help: "The simulated source's seed; the same seed gives the same tweets.")
+    var seed: UInt64 = 2018
+
+    @Option(help: "How many steps the simulated source advances, fetching after each.")
+    var ticks: Int = 10
+
+    @Option(help: "The list, as OWNER/SLUG.")
+    var list: String = "icanzilb/RxSwift"
+
+    @Option(help: "The output format: table or json.")
+    var format: StatsCommand.StatsFormat = .table
+
+    func validate() throws {
+        let sources = [apiCache != nil, simulated, live].filter { $0 }.count
+        guard sources == 1 else { throw ValidationError("choose exactly one source: --api-cache DIR, --simulated or --live.") }
+        guard ticks >= 0 else { throw ValidationError("--ticks must not be negative.") }
+        _ = try parseList(list)
+        if live, TimelineSync.credentialsFromEnvironment() == nil {
+            throw ValidationError("--live needs TWITTER_BEARER_TOKEN, or TWITTER_CONSUMER_KEY and TWITTER_CONSUMER_SECRET, in the environment.")
+        }
+    }
+
+    func run() async throws {
+        try await reportingErrors {
+            let store = try database.openForWriting()
+            defer { store.close() }
+            let list = try parseList(list)
+            let summary: SyncSummary
+            if let apiCache {
+                summary = try await TimelineSync.fromCache(directory: URL(fileURLWithPath: apiCache), list: list, into: store)
+            } else if simulated {
+                summary = try await TimelineSync.simulated(seed: seed, ticks: ticks, into: store)
+            } else {
+                summary = try await TimelineSync.live(credentials: TimelineSync.credentialsFromEnvironment()!, list: list, into: store)
+            }
+            if format == .json {
+                Out.line(String(decoding: try RecordJSON.encoder().encode(summary), as: UTF8.self))
+                return
+            }
+            var table = TextTable(headers: ["source", "received", "new", "updated", "unchanged", "deleted", "dropped"])
+            for step in summary.steps + [SyncSummary.Step(source: "total", report: summary.total)] {
+                let r = step.report
+                table.rows.append([step.source, "\(r.received)", "\(r.inserted)", "\(r.modified)", "\(r.unchanged)", "\(r.deleted)", "\(r.dropped)"])
+            }
+            Out.write(table.render())
+        }
+    }
+}
