@@ -1,0 +1,139 @@
+import Foundation
+import Testing
+@testable import TweetieSync
+
+@Suite("tweetie-db sync, feed and demo")
+struct LiveCommandsTests {
+    static var fixtures: String? {
+        guard let path = ProcessInfo.processInfo.environment["TWEETIE_FIXTURES"], FileManager.default.fileExists(atPath: path) else { return nil }
+        return path
+    }
+
+    @Test(.enabled(if: fixtures != nil, "TWEETIE_FIXTURES is not set: the captured API responses are needed"))
+    func syncFromTheCapturedAPICacheStoresEverything() throws {
+        let db = TemporaryDatabase()
+        defer { db.remove() }
+        let result = try CLI.run(["sync", "--api-cache", Self.fixtures!, "--db", db.path, "--format", "json"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let summary = try JSONDecoder().decode(SyncSummary.self, from: result.stdout)
+        #expect(summary.total.received == 318 + 8)
+        let stats = try RecordJSON.decoder().decode(StoreStatistics.self, from: try CLI.run(["stats", "--db", db.path, "--format", "json"]).stdout)
+        #expect(stats.collections.first { $0.name == "tweets" }?.records == 304)
+        #expect(stats.collections.first { $0.name == "users" }?.records == 8)
+        // Syncing again changes nothing.
+        let again = try JSONDecoder().decode(SyncSummary.self, from: try CLI.run(["sync", "--api-cache", Self.fixtures!, "--db", db.path, "--format", "json"]).stdout)
+        #expect(again.total.inserted == 0 && again.total.modified == 0)
+        let people = try CLI.run(["feed", "people", "--db", db.path])
+        let snapshot = try JSONDecoder().decode(FeedMessage<PersonRow>.self, from: Data(people.output.split(separator: "\n")[0].utf8))
+        #expect(snapshot.sections?.first?.rows.count == 8)
+        #expect(try CLI.run(["verify", "--db", db.path]).status == 0)
+    }
+
+    @Test func syncRequiresExactlyOneSource() throws {
+        let none = try CLI.run(["sync", "--db", "/tmp/unused-\(UUID())"])
+        #expect(none.status != 0 && none.stderr.contains("choose exactly one source"))
+        let live = try CLI.run(["sync", "--live", "--db", "/tmp/unused-\(UUID())"], environment: ["TWITTER_BEARER_TOKEN": ""])
+        #expect(live.status != 0 && live.stderr.contains("TWITTER_BEARER_TOKEN"))
+        let missing = try CLI.run(["sync", "--api-cache", "/nonexistent/cache", "--db", "/tmp/unused-\(UUID())"])
+        #expect(missing.status != 0 && missing.stderr.contains("/nonexistent/cache"))
+    }
+
+    /// Reads the follow process's lines and applies them, until the state reaches `sequence`.
+    static func follow<Row>(_ process: RunningCLI, into state: inout FeedState<Row>, until sequence: UInt64) throws {
+        while state.sequence < sequence {
+            guard let line = try process.nextLine(timeout: 30) else { break }
+            try state.apply(try RecordJSON.decoder().decode(FeedMessage<Row>.self, from: Data(line.utf8)))
+        }
+    }
+
+    @Test(arguments: [["--sections", "day"], ["--sections", "none", "--no-moves"]])
+    func feedFollowAppliesChangesFromAnotherProcessToExactlyWhatFeedOncePrints(options: [String]) throws {
+        let db = TemporaryDatabase()
+        defer { db.remove() }
+        #expect(try CLI.run(["sync", "--simulated", "--seed", "5", "--ticks", "2", "--db", db.path]).status == 0)
+        let now = "2018-12-12T00:00:00Z"
+        let follower = try CLI.start(["feed", "list", "--follow", "--now", now, "--db", db.path] + options)
+        defer { follower.stop() }
+        var state = FeedState<TimelineRow>()
+        try Self.follow(follower, into: &state, until: 1)
+        #expect(!state.sections.isEmpty)
+        // Another process writes: more simulated steps (inserts, edits, deletes), then a delete.
+        #expect(try CLI.run(["sync", "--simulated", "--seed", "5", "--ticks", "25", "--db", db.path]).status == 0)
+        let victim = state.sections[0].rows[0].id
+        #expect(try CLI.run(["tweets", "delete", "\(victim)", "--db", db.path]).status == 0)
+        let stats = try RecordJSON.decoder().decode(StoreStatistics.self, from: try CLI.run(["stats", "--db", db.path, "--format", "json"]).stdout)
+        try Self.follow(follower, into: &state, until: stats.changeLogLast ?? 0)
+        let once = try CLI.run(["feed", "list", "--once", "--now", now, "--db", db.path] + options)
+        let fresh = try RecordJSON.decoder().decode(FeedMessage<TimelineRow>.self, from: Data(once.output.split(separator: "\n")[0].utf8))
+        #expect(state.sections == fresh.sections)
+        #expect(!state.sections.flatMap(\.rows).contains { $0.id == victim })
+        #expect(state.sequence == fresh.sequence)
+    }
+
+    @Test func anotherProcessesCommitsReachAnInProcessObserver() async throws {
+        let db = TemporaryDatabase()
+        defer { db.remove() }
+        #expect(try CLI.run(["sync", "--simulated", "--seed", "9", "--ticks", "1", "--db", db.path]).status == 0)
+        let store = try TweetieDatabase.open(at: db.path)
+        defer { store.close() }
+        let query = TimelineTarget.list(ListIdentifier(username: "icanzilb", slug: "RxSwift")).storedTweets
+        let iterator = UncheckedIterator(store.observe(query).makeAsyncIterator())
+        var current = try await iterator.next()
+        // The child process writes while this process observes.
+        let writer = Task.detached { try CLI.run(["sync", "--simulated", "--seed", "9", "--ticks", "20", "--db", db.path]) }
+        var changes = 0
+        var writerDone = false
+        while true {
+            if !writerDone, let finished = try? await withTimeout(0.01, { try await writer.value }) {
+                #expect(finished.status == 0)
+                writerDone = true
+            }
+            let last = try await store.read { try $0.lastChangeSequence() }
+            if writerDone && current.sequence == last { break }
+            let next = try await withTimeout(30) { try await iterator.next() }
+            let old = Array(current.results), new = Array(next.results)
+            #expect(next.changeset.apply(to: old) { new[$0] } == new)
+            current = next
+            changes += 1
+        }
+        #expect(changes > 0)
+        #expect(Array(current.results) == (try await store.read { try $0.fetch(query) }))
+    }
+
+    @Test func demoRunsAndReportsExactChangesets() throws {
+        let db = TemporaryDatabase()
+        defer { db.remove() }
+        let result = try CLI.run(["demo", "--db", db.path, "--ticks", "15", "--interval", "0", "--seed", "3"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.output.hasPrefix("fetch 1:") || result.output.hasPrefix("snapshot"))
+        #expect(!result.output.contains("\u{1B}["), "escape codes without a terminal")
+        #expect(result.output.contains("every one applied exactly"))
+        let summary = result.output.split(separator: "\n").first { $0.hasPrefix("summary:") }
+        #expect(summary?.contains("15 fetches") == true)
+        #expect(try CLI.run(["verify", "--db", db.path]).status == 0)
+    }
+}
+
+/// Holds an async iterator across awaits in a test (used serially).
+final class UncheckedIterator<R: Record>: @unchecked Sendable {
+    var base: QueryObservation<R>.Iterator
+    init(_ base: QueryObservation<R>.Iterator) { self.base = base }
+    func next() async throws -> QueryChange<R> {
+        guard let value = try await base.next() else { throw CLITimeout(arguments: ["observation ended"]) }
+        return value
+    }
+}
+
+/// Runs `body`, throwing if it takes longer than `seconds` (a hang guard).
+func withTimeout<T: Sendable>(_ seconds: Double, _ body: @escaping @Sendable () async throws -> T) async throws -> T {
+    try await withThrowingTaskGroup(of: T.self) { group in
+        group.addTask { try await body() }
+        group.addTask {
+            try await Task.sleep(nanoseconds: UInt64(seconds * 1e9))
+            throw CLITimeout(arguments: ["timed out"])
+        }
+        let first = try await group.next()!
+        group.cancelAll()
+        return first
+    }
+}
