@@ -6,7 +6,39 @@ struct BenchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "bench",
         abstract: "Measure the database on this machine.",
-        subcommands: [Writes.self])
+        subcommands: [Writes.self, Reads.self])
+
+    struct Reads: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "reads",
+            abstract: "Time the first page of the timeline and a full decoded scan of the stored tweets.")
+
+        @OptionGroup var database: DatabaseOptions
+
+        @Option(help: "How many times each measurement is repeated.")
+        var rounds: Int = 5
+
+        @Option(help: "The output format: table or json.")
+        var format: StatsCommand.StatsFormat = .table
+
+        func validate() throws {
+            guard rounds > 0 else { throw ValidationError("--rounds must be positive.") }
+        }
+
+        func run() throws {
+            try reportingErrors {
+                let store = try database.openExisting()
+                defer { store.close() }
+                let result = try ReadBenchmark(rounds: rounds).run(on: store)
+                if format == .json {
+                    Out.line(String(decoding: try RecordJSON.encoder().encode(result), as: UTF8.self))
+                    return
+                }
+                Out.line("first page   \(String(format: "%.3f ms", result.firstPageSeconds * 1000)) (50 rows, median)")
+                Out.line("full scan    \(result.records) tweets in \(String(format: "%.1f ms", result.scanSeconds * 1000)): \(Int(result.scanRecordsPerSecond)) records/s (best of \(rounds))")
+            }
+        }
+    }
 
     struct Writes: ParsableCommand {
         static let configuration = CommandConfiguration(

@@ -217,12 +217,12 @@ public struct KeyRange: Sendable, Hashable {
 }
 
 /// memcmp order of two byte strings (shorter first when one is a prefix of the other).
-@inline(__always)
+@usableFromInline
 func compareBytes(_ a: UnsafeRawBufferPointer, _ b: [UInt8]) -> Int {
     b.withUnsafeBytes { b in compareBytes(a, b) }
 }
 
-@inline(__always)
+@usableFromInline
 func compareBytes(_ a: UnsafeRawBufferPointer, _ b: UnsafeRawBufferPointer) -> Int {
     let n = min(a.count, b.count)
     if n > 0, let pa = a.baseAddress, let pb = b.baseAddress {

@@ -110,6 +110,17 @@ extension ReadableTransaction {
         try key.withUnsafeBytes { try withValue(forRawKey: $0, in: database, body) }
     }
 
+    /// The value stored for a raw key, zero-copy (valid until the transaction ends), or `nil`.
+    /// Non-generic, for the store's inlinable hot loops.
+    @usableFromInline
+    func rawValue(forRawKey key: UnsafeRawBufferPointer, in database: Database) throws -> UnsafeRawBufferPointer? {
+        try context.checkLive("mdb_get")
+        let (code, result) = try LMDB.get(handle, database.dbi, key: key) { $0 }
+        if code == LMDB.notFound { return nil }
+        try LMDB.check(code, "mdb_get", database: database.name, path: context.environment.path)
+        return result
+    }
+
     /// Looks up a raw key and passes the value to `body` without copying it.
     ///
     /// ```swift

@@ -33,7 +33,7 @@ public struct Query<R: Record>: Sendable {
     }
 
     var source: Source = .all
-    var predicates: [@Sendable (R) -> Bool] = []
+    @usableFromInline var predicates: [@Sendable (R) -> Bool] = []
     var sort: Sort = .primaryKey(.ascending)
     /// The number of matching records skipped.
     ///

@@ -134,3 +134,22 @@ struct QueryPlan<R: Record> {
         return inRange && query.predicates.allSatisfy { $0(record) }
     }
 }
+
+/// The non-generic part of a ``QueryPlan`` that the inlinable scan loop needs.
+@usableFromInline
+struct ScanPlan {
+    @usableFromInline let database: Database
+    @usableFromInline let records: Database
+    @usableFromInline let range: KeyRange
+    @usableFromInline let viaIndex: Bool
+    @usableFromInline let walkIsSorted: Bool
+    @usableFromInline let reverse: Bool
+
+    /// Plans `query` (generic, once per query; the per-row loop is specialized by the caller).
+    @usableFromInline
+    static func make<R: Record>(_ query: Query<R>, descriptor: CollectionDescriptor) throws -> ScanPlan {
+        let plan = try QueryPlan(query, descriptor: descriptor)
+        return ScanPlan(database: plan.database, records: descriptor.records, range: plan.range, viaIndex: plan.viaIndex,
+                        walkIsSorted: plan.walkIsSorted, reverse: plan.reverse)
+    }
+}

@@ -38,6 +38,7 @@ public struct TransactionChanges: Sendable, Hashable {
     /// ```
     public init() {}
 
+    @usableFromInline
     mutating func recordInsert(_ collection: String, _ key: [UInt8]) {
         update(collection, key, first: Entry(existedBefore: false, existsNow: true, rewritten: false)) { entry in
             if entry.existedBefore { entry.rewritten = true }
@@ -45,12 +46,14 @@ public struct TransactionChanges: Sendable, Hashable {
         }
     }
 
+    @usableFromInline
     mutating func recordModify(_ collection: String, _ key: [UInt8]) {
         update(collection, key, first: Entry(existedBefore: true, existsNow: true, rewritten: true)) { entry in
             entry.rewritten = true
         }
     }
 
+    @usableFromInline
     mutating func recordDelete(_ collection: String, _ key: [UInt8]) {
         update(collection, key, first: Entry(existedBefore: true, existsNow: false, rewritten: false)) { entry in
             entry.existsNow = false

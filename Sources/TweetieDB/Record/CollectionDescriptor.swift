@@ -5,27 +5,29 @@ import Foundation
 /// Captures, at registration, the closures that need the record type (computing index entries
 /// from stored bytes, converting to and from JSON), so that verification, index rebuilds, export
 /// and import work on any collection.
+@usableFromInline
 final class CollectionDescriptor: @unchecked Sendable {
     struct IndexInfo: Sendable, Hashable, Codable {
         var name: String
         var isUnique: Bool
     }
 
-    let name: String
+    @usableFromInline let name: String
     let schemaVersion: Int
     let typeID: ObjectIdentifier
     let typeName: String
     let indexes: [IndexInfo]
-    let records: Database
-    let indexDatabases: [Database]
+    @usableFromInline let records: Database
+    @usableFromInline let indexDatabases: [Database]
     /// The index entries (index position, LMDB key, LMDB value) of a stored record.
     let indexEntries: (_ bytes: UnsafeRawBufferPointer, _ primaryKey: [UInt8]) throws -> [(Int, [UInt8], [UInt8])]
     /// The stored record as a JSON object (for export).
     let jsonObject: (_ bytes: UnsafeRawBufferPointer) throws -> Data
-    /// A JSON object decoded, validated and encoded for storage: (primary key, record bytes).
-    let fromJSON: (_ json: Data) throws -> (primaryKey: [UInt8], bytes: [UInt8])
+    /// A JSON object decoded, validated and encoded for storage: the primary key, the record
+    /// bytes and the record's index entries (index position, LMDB key, LMDB value).
+    let fromJSON: (_ json: Data) throws -> (primaryKey: [UInt8], bytes: [UInt8], indexEntries: [(Int, [UInt8], [UInt8])])
     /// A human-readable primary key.
-    let describeKey: (_ primaryKey: [UInt8]) -> String
+    @usableFromInline let describeKey: (_ primaryKey: [UInt8]) -> String
 
     init<R: Record>(_ type: R.Type, records: Database, indexDatabases: [Database]) {
         name = R.collectionName
@@ -42,12 +44,20 @@ final class CollectionDescriptor: @unchecked Sendable {
                 return (position, entry.key, entry.value)
             }
         }
+        // One encoder and decoder per collection: creating them per record dominated export/import.
+        let jsonEncoder = RecordJSON.encoder()
+        let jsonDecoder = RecordJSON.decoder()
         jsonObject = { bytes in
-            try RecordJSON.encoder().encode(try RecordDecoder().decode(R.self, from: bytes))
+            try jsonEncoder.encode(try RecordDecoder().decode(R.self, from: bytes))
         }
         fromJSON = { json in
-            let record = try RecordJSON.decoder().decode(R.self, from: json)
-            return (record.encodedPrimaryKey, try RecordEncoder().encode(record))
+            let record = try jsonDecoder.decode(R.self, from: json)
+            let primaryKey = record.encodedPrimaryKey
+            let entries = R.indexes.enumerated().map { position, index in
+                let entry = CollectionDescriptor.indexEntry(index.value(of: record), primaryKey: primaryKey, unique: index.isUnique)
+                return (position, entry.key, entry.value)
+            }
+            return (primaryKey, try RecordEncoder().encode(record), entries)
         }
         describeKey = { primaryKey in
             var decoder = KeyDecoder(primaryKey)
@@ -58,8 +68,23 @@ final class CollectionDescriptor: @unchecked Sendable {
 
     /// The LMDB key and value of an index entry: a non-unique index appends the primary key to the
     /// key (so duplicates sort by primary key); both store the primary key as the value.
+    @inlinable
     static func indexEntry(_ value: [UInt8], primaryKey: [UInt8], unique: Bool) -> (key: [UInt8], value: [UInt8]) {
         unique ? (value, primaryKey) : (value + primaryKey, primaryKey)
+    }
+
+    /// The error for stored bytes that do not decode as the collection's record type.
+    @usableFromInline
+    func decodingFailed(_ error: any Error, key: [UInt8], typeName: String, path: String) -> DatabaseError {
+        DatabaseError(.decodingFailed, operation: "decode", database: name, path: path,
+                      message: "the stored record with key \(describeKey(key)) cannot be decoded as \(typeName): \(error)")
+    }
+
+    /// The error for an index entry whose record is missing.
+    @usableFromInline
+    func danglingIndexEntry(key: [UInt8], path: String) -> DatabaseError {
+        DatabaseError(.corrupted, operation: "query", database: name, path: path,
+                      message: "an index entry points to the missing record \(describeKey(key)); run verify")
     }
 
     func indexDatabase(named indexName: String) throws -> (Int, Database) {

@@ -31,7 +31,7 @@ public struct Index<R: Record>: Sendable {
     /// print(index.orders) // [.ascending, .descending]
     /// ```
     public private(set) var orders: [SortOrder]
-    private var components: [@Sendable (R, inout KeyEncoder) -> Void]
+    @usableFromInline var components: [@Sendable (R, inout KeyEncoder) -> Void]
 
     /// An index on one value computed from the record.
     ///
@@ -59,6 +59,7 @@ public struct Index<R: Record>: Sendable {
     }
 
     /// The index's value for `record`, without the primary key.
+    @inlinable
     func value(of record: R) -> [UInt8] {
         var encoder = KeyEncoder()
         for component in components { component(record, &encoder) }

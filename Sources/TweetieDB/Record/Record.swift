@@ -103,12 +103,14 @@ public enum SortOrder: String, Sendable, Hashable, Codable {
 
 extension Record {
     /// The primary key's bytes as stored (order-preserving encoding).
+    @inlinable
     var encodedPrimaryKey: [UInt8] {
         var encoder = KeyEncoder()
         encoder.append(primaryKey)
         return encoder.bytes
     }
 
+    @inlinable
     static func encode(primaryKey: PrimaryKey) -> [UInt8] {
         var encoder = KeyEncoder()
         encoder.append(primaryKey)

@@ -140,6 +140,9 @@ public final class Store: @unchecked Sendable {
     private let removeOnClose: Bool
     private let closed = Mutex(false)
 
+    /// The largest LMDB key (`mdb_env_get_maxkeysize` of the default build).
+    @usableFromInline static let maxKeySize = 511
+
     static let metaName = "_meta"
     static let logName = "_changes"
     static let formatKey = Array("format".utf8)
@@ -388,6 +391,7 @@ public final class Store: @unchecked Sendable {
 
     // MARK: Collections
 
+    @usableFromInline
     func descriptor<R: Record>(for type: R.Type) throws -> CollectionDescriptor {
         guard let descriptor = collectionsByType[ObjectIdentifier(type)] else {
             throw DatabaseError(.invalidArgument, operation: "collection", database: R.collectionName, path: path,

@@ -66,9 +66,9 @@ public final class StoreWriter: StoreReading {
     /// print(tx.transaction.id)
     /// ```
     public let transaction: WriteTransaction
-    let recorder = ChangeRecorderBox()
-    private let encoder = RecordEncoder()
-    private let decoder = RecordDecoder()
+    @usableFromInline let recorder = ChangeRecorderBox()
+    @usableFromInline let encoder = RecordEncoder()
+    @usableFromInline let decoder = RecordDecoder()
 
     init(store: Store, transaction: WriteTransaction) {
         self.store = store
@@ -84,8 +84,10 @@ public final class StoreWriter: StoreReading {
 }
 
 /// A reference box so that the recorder can be mutated through the `StoreWriter` value.
+@usableFromInline
 final class ChangeRecorderBox {
-    var changes = TransactionChanges()
+    @usableFromInline var changes = TransactionChanges()
+    @usableFromInline init() {}
 }
 
 /// What ``StoreWriter/add(_:update:)`` did.
@@ -103,6 +105,7 @@ public enum WriteOutcome: Sendable, Hashable {
 }
 
 /// What `add` found under the record's key.
+@usableFromInline
 enum ExistingRecord<R> {
     case none, identical, different(R)
 }
@@ -140,6 +143,7 @@ public struct WriteCounts: Sendable, Hashable, Codable {
     /// ```
     public init() {}
 
+    @usableFromInline
     mutating func add(_ outcome: WriteOutcome) {
         switch outcome {
         case .inserted: inserted += 1
@@ -201,6 +205,7 @@ extension StoreReading {
     /// ```swift
     /// let page = try tx.fetch(Query<Tweet>().sorted(byIndex: "created").limit(50))
     /// ```
+    @inlinable
     public func fetch<R: Record>(_ query: Query<R>) throws -> [R] {
         var records: [R] = []
         try forEach(query) { record in records.append(record); return true }
@@ -212,6 +217,7 @@ extension StoreReading {
     /// ```swift
     /// let mine = try tx.fetchCount(Query<Tweet>().filter(index: "author", equals: "icanzilb"))
     /// ```
+    @inlinable
     public func fetchCount<R: Record>(_ query: Query<R>) throws -> Int {
         var count = 0
         try forEach(query) { _ in count += 1; return true }
@@ -222,14 +228,56 @@ extension StoreReading {
     /// streaming: when the query's order comes from a key or index walk, records are decoded one
     /// at a time and nothing else is held in memory.
     ///
+    /// The loop is inlinable, so it is specialized for the record type in the calling module.
+    ///
     /// ```swift
     /// try tx.forEach(Query<Tweet>()) { tweet in print(tweet.id); return true }
     /// ```
+    @inlinable
     public func forEach<R: Record>(_ query: Query<R>, _ body: (R) throws -> Bool) throws {
-        try forEachEntry(query) { record, _, _ in try body(record) }
+        let descriptor = try store.descriptor(for: R.self)
+        let scan = try ScanPlan.make(query, descriptor: descriptor)
+        guard scan.walkIsSorted else {
+            // The order is not the walk's: collect and sort in memory.
+            return try forEachEntry(query) { record, _, _ in try body(record) }
+        }
+        let limit = query.limitCount ?? Int.max
+        guard limit > 0 else { return }
+        let offset = query.offset
+        let predicates = query.predicates
+        let decoder = RecordDecoder()
+        let transaction = self.transaction
+        let path = store.path
+        var skipped = 0
+        var delivered = 0
+        try transaction.forEach(in: scan.database, range: scan.range, reverse: scan.reverse) { key, value in
+            let bytes: UnsafeRawBufferPointer
+            if scan.viaIndex {
+                guard let stored = try transaction.rawValue(forRawKey: value, in: scan.records) else {
+                    throw descriptor.danglingIndexEntry(key: Array(value), path: path)
+                }
+                bytes = stored
+            } else {
+                bytes = value
+            }
+            let record: R
+            do {
+                record = try decoder.decode(R.self, from: bytes)
+            } catch {
+                throw descriptor.decodingFailed(error, key: Array(scan.viaIndex ? value : key), typeName: "\(R.self)", path: path)
+            }
+            for predicate in predicates where !predicate(record) { return true }
+            if skipped < offset {
+                skipped += 1
+                return true
+            }
+            delivered += 1
+            return try body(record) && delivered < limit
+        }
     }
 
     /// Like ``forEach(_:_:)`` but also passes each record's encoded primary key and sort key.
+    @usableFromInline
     func forEachEntry<R: Record>(_ query: Query<R>, _ body: (R, [UInt8], EncodedKey) throws -> Bool) throws {
         let descriptor = try store.descriptor(for: R.self)
         let plan = try QueryPlan(query, descriptor: descriptor)
@@ -323,6 +371,7 @@ extension StoreWriter {
     /// try tx.add(tweet, update: .modified)
     /// ```
     @discardableResult
+    @inlinable
     public func add<R: Record>(_ record: R, update policy: UpdatePolicy = .error) throws -> WriteOutcome {
         let descriptor = try store.descriptor(for: R.self)
         return try add(record, policy: policy, descriptor: descriptor)
@@ -334,6 +383,7 @@ extension StoreWriter {
     /// let counts = try tx.add(contentsOf: tweets, update: .modified)
     /// ```
     @discardableResult
+    @inlinable
     public func add<R: Record, S: Sequence<R>>(contentsOf records: S, update policy: UpdatePolicy = .error) throws -> WriteCounts {
         let descriptor = try store.descriptor(for: R.self)
         var counts = WriteCounts()
@@ -341,11 +391,12 @@ extension StoreWriter {
         return counts
     }
 
-    private func add<R: Record>(_ record: R, policy: UpdatePolicy, descriptor: CollectionDescriptor) throws -> WriteOutcome {
+    @inlinable
+    func add<R: Record>(_ record: R, policy: UpdatePolicy, descriptor: CollectionDescriptor) throws -> WriteOutcome {
         let key = record.encodedPrimaryKey
-        guard key.count <= LMDB.maxKeySize else {
+        guard key.count <= Store.maxKeySize else {
             throw DatabaseError(.invalidArgument, operation: "add", database: descriptor.name, path: store.path,
-                                message: "the primary key \(record.primaryKey) encodes to \(key.count) bytes; keys are limited to \(LMDB.maxKeySize)")
+                                message: "the primary key \(record.primaryKey) encodes to \(key.count) bytes; keys are limited to \(Store.maxKeySize)")
         }
         let bytes: [UInt8]
         do {
@@ -359,7 +410,11 @@ extension StoreWriter {
             if policy == .error { return .different(record) }
             let same = stored.count == bytes.count && bytes.withUnsafeBytes { compareBytes(stored, $0) == 0 }
             if same { return policy == .modified ? .identical : .different(record) }
-            return .different(try decodeRecord(R.self, stored, descriptor: descriptor, key: key))
+            do {
+                return .different(try decoder.decode(R.self, from: stored))
+            } catch {
+                throw descriptor.decodingFailed(error, key: key, typeName: "\(R.self)", path: store.path)
+            }
         } ?? .none
         switch existing {
         case .identical:
@@ -381,7 +436,8 @@ extension StoreWriter {
         }
     }
 
-    private func putIndexEntries<R: Record>(of record: R, key: [UInt8], old: R?, descriptor: CollectionDescriptor) throws {
+    @inlinable
+    func putIndexEntries<R: Record>(of record: R, key: [UInt8], old: R?, descriptor: CollectionDescriptor) throws {
         for (position, index) in R.indexes.enumerated() {
             let value = index.value(of: record)
             let oldValue = old.map { index.value(of: $0) }
@@ -392,9 +448,9 @@ extension StoreWriter {
                 try transaction.delete(oldEntry.key, in: database)
             }
             let entry = CollectionDescriptor.indexEntry(value, primaryKey: key, unique: index.isUnique)
-            guard entry.key.count <= LMDB.maxKeySize else {
+            guard entry.key.count <= Store.maxKeySize else {
                 throw DatabaseError(.invalidArgument, operation: "add", database: "\(descriptor.name)#\(index.name)", path: store.path,
-                                    message: "the index entry for \(descriptor.describeKey(key)) is \(entry.key.count) bytes; LMDB keys are limited to \(LMDB.maxKeySize)")
+                                    message: "the index entry for \(descriptor.describeKey(key)) is \(entry.key.count) bytes; LMDB keys are limited to \(Store.maxKeySize)")
             }
             if index.isUnique {
                 if let owner = try transaction.value(for: entry.key, in: database), owner != key {

@@ -233,9 +233,9 @@ extension Store {
                 guard let descriptor = collectionsByName[collection], expected[collection] != nil else {
                     throw TransferError(line: lineNumber, reason: "unknown collection '\(collection)' (the header lists: \(header.collections.map(\.name).joined(separator: ", ")))")
                 }
-                let primaryKey: [UInt8], recordBytes: [UInt8]
+                let primaryKey: [UInt8], recordBytes: [UInt8], indexEntries: [(Int, [UInt8], [UInt8])]
                 do {
-                    (primaryKey, recordBytes) = try descriptor.fromJSON(recordJSON)
+                    (primaryKey, recordBytes, indexEntries) = try descriptor.fromJSON(recordJSON)
                 } catch let error as DecodingError {
                     throw TransferError(line: lineNumber, reason: "the record is not a valid \(descriptor.typeName): \(Store.explain(error))")
                 } catch {
@@ -245,7 +245,7 @@ extension Store {
                     throw TransferError(line: lineNumber, reason: "duplicate key \(descriptor.describeKey(primaryKey)) in collection '\(collection)' (it appeared earlier in the file)")
                 }
                 do {
-                    summary.counts.add(try writer.put(encodedRecord: recordBytes, primaryKey: primaryKey, descriptor: descriptor))
+                    summary.counts.add(try writer.put(encodedRecord: recordBytes, primaryKey: primaryKey, indexEntries: indexEntries, descriptor: descriptor))
                 } catch let error as DatabaseError {
                     throw TransferError(line: lineNumber, reason: error.message)
                 }
@@ -261,7 +261,28 @@ extension Store {
     }
 
     /// Splits `{"collection":"name","record":{…}}` into the name and the record's JSON.
+    ///
+    /// Lines in exactly the layout `exportNDJSON` writes (`{"collection":"NAME","record":` … `}`,
+    /// with a plain name) are sliced without parsing, so the record is parsed once, by its
+    /// decoder; any other valid layout takes the general path.
     static func splitRecordLine(_ bytes: [UInt8], line: Int) throws -> (String, Data) {
+        let prefix = Array(#"{"collection":""#.utf8)
+        let middle = Array(#"","record":"#.utf8)
+        if bytes.count > prefix.count + middle.count + 2, bytes.starts(with: prefix), bytes.last == 0x7D {
+            var end = prefix.count
+            while end < bytes.count, bytes[end] != 0x22, bytes[end] != 0x5C { end += 1 }
+            let recordStart = end + middle.count
+            if end < bytes.count, bytes[end] == 0x22, recordStart < bytes.count - 1,
+               bytes[end..<recordStart].elementsEqual(middle), bytes[recordStart] == 0x7B {
+                let name = String(decoding: bytes[prefix.count..<end], as: UTF8.self)
+                return (name, Data(bytes[recordStart..<(bytes.count - 1)]))
+            }
+        }
+        return try splitRecordLineParsing(bytes, line: line)
+    }
+
+    /// The general path of ``splitRecordLine(_:line:)``: a full JSON parse.
+    static func splitRecordLineParsing(_ bytes: [UInt8], line: Int) throws -> (String, Data) {
         let object: Any
         do {
             object = try JSONSerialization.jsonObject(with: Data(bytes), options: [])
@@ -300,16 +321,18 @@ extension Store {
 }
 
 extension StoreWriter {
-    /// Stores already-encoded record bytes (from an import), maintaining indexes and the change record.
-    func put(encodedRecord bytes: [UInt8], primaryKey: [UInt8], descriptor: CollectionDescriptor) throws -> WriteOutcome {
-        let existing = try transaction.value(for: primaryKey, in: descriptor.records)
-        if let existing, existing == bytes { return .unchanged }
+    /// Stores already-encoded record bytes (from an import) with their index entries, maintaining
+    /// the indexes and the change record.
+    func put(encodedRecord bytes: [UInt8], primaryKey: [UInt8], indexEntries: [(Int, [UInt8], [UInt8])],
+             descriptor: CollectionDescriptor) throws -> WriteOutcome {
+        let existing = try primaryKey.withUnsafeBytes { try transaction.rawValue(forRawKey: $0, in: descriptor.records) }
+        if let existing, bytes.withUnsafeBytes({ compareBytes(existing, $0) == 0 }) { return .unchanged }
         if let existing {
-            for (position, key, _) in try existing.withUnsafeBytes({ try descriptor.indexEntries($0, primaryKey) }) {
+            for (position, key, _) in try descriptor.indexEntries(existing, primaryKey) {
                 try transaction.delete(key, in: descriptor.indexDatabases[position])
             }
         }
-        for (position, key, value) in try bytes.withUnsafeBytes({ try descriptor.indexEntries($0, primaryKey) }) {
+        for (position, key, value) in indexEntries {
             let database = descriptor.indexDatabases[position]
             if descriptor.indexes[position].isUnique, let owner = try transaction.value(for: key, in: database), owner != primaryKey {
                 throw DatabaseError(.constraintViolation, operation: "import", database: "\(descriptor.name)#\(descriptor.indexes[position].name)", path: store.path,

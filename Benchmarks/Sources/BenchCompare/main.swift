@@ -1,0 +1,203 @@
+import BenchSupport
+import Foundation
+import TweetieDB
+
+// BenchCompare: TweetieDB against GRDB/SQLite and raw LMDB, one run, one table → ../BENCHMARKS.md.
+
+if CommandLine.arguments.count >= 3, CommandLine.arguments[1] == ChildWriter.flag {
+    exit(ChildWriter.run(storePath: CommandLine.arguments[2]))
+}
+
+let options: Options
+do {
+    options = try Options.parse(Array(CommandLine.arguments.dropFirst()))
+} catch {
+    FileHandle.standardError.write(Data("BenchCompare: \(error)\n".utf8))
+    exit(2)
+}
+
+let started = Date()
+let loadAtStart = Machine.loadAverage()
+let startNs = Nanoseconds.monotonic()
+let report = Report()
+nonisolated(unsafe) var notificationResults: [Int: (LatencyStats, LatencyStats)] = [:]
+let perSecond = { (count: Int, ns: UInt64) -> Double in Double(count) / (Double(ns) / 1e9) }
+
+do {
+    // 1. Bulk upsert
+    if options.suites.contains("bulk") {
+        let n = options.bulkN
+        say("1. Bulk upsert of \(n) records in one transaction (median of \(options.bulkRepetitions))")
+        let result = try Suites.bulkUpsert(n: n, repetitions: options.bulkRepetitions)
+        let tweetie = perSecond(n, result.tweetie.p50), grdb = perSecond(n, result.grdb.p50), raw = perSecond(n, result.raw.p50)
+        let suite = "1. Bulk upsert, \(Format.grouped(n)) records, 1 txn"
+        report.add(suite, "records/s (higher is better)", tweetie: Format.rate(tweetie), peer: "GRDB", peerValue: Format.rate(grdb), ratio: tweetie / grdb)
+        report.add(suite, "records/s (higher is better)", tweetie: Format.rate(tweetie), peer: "raw mdb_put (no indexes)", peerValue: Format.rate(raw), ratio: tweetie / raw)
+        report.target("issue 3 (a): \(Format.grouped(n))-record upsert rate ≥ 0.5× raw mdb_put" + (n == 100_000 ? "" : " (measured at n = \(Format.grouped(n)), not 100k)"),
+                      "\(Format.rate(tweetie)) vs \(Format.rate(raw)) = \(Format.ratio(tweetie / raw))", met: tweetie >= 0.5 * raw)
+    }
+
+    // 2. Small durable commits
+    if options.suites.contains("commits") {
+        let count = options.smallCommits
+        say("2. Small commits, one record per transaction, \(count) commits on 10,000 records")
+        var grdbStats: [(String, LatencyStats)] = []
+        for sync in GRDBPeer.Synchronous.allCases {
+            grdbStats.append(("GRDB WAL synchronous=\(sync.rawValue)", try Suites.grdbSmallCommits(synchronous: sync, commits: count)))
+        }
+        for durability in Durability.allCases {
+            let stats = try Suites.tweetieSmallCommits(durability: durability, commits: count)
+            let suite = "2. Small commits, .\(durability.rawValue)"
+            let rate = 1e9 / stats.mean
+            for (name, peer) in grdbStats {
+                let peerRate = 1e9 / peer.mean
+                report.add(suite, "commits/s (higher is better)", tweetie: Format.rate(rate), peer: name, peerValue: Format.rate(peerRate), ratio: rate / peerRate)
+            }
+            for (name, peer) in grdbStats {
+                report.add(suite, "p50 / p99 latency", tweetie: "\(Format.ms(stats.p50)) / \(Format.ms(stats.p99))", peer: name,
+                           peerValue: "\(Format.ms(peer.p50)) / \(Format.ms(peer.p99))", ratio: Double(stats.p50) / Double(peer.p50))
+            }
+        }
+        report.note("Suite 2: commits/s = 1 / mean commit time; the latency ratio compares medians. TweetieDB `.full` fsyncs data and meta page; `.noMetaSync` fsyncs data only; `.noSync` fsyncs nothing. GRDB synchronous=NORMAL in WAL mode fsyncs only at checkpoints.")
+    }
+
+    // 3 and 4 need stores of each size; 6 reuses the one of its size when there is one.
+    var exported = false
+    if options.suites.contains("reads") || options.suites.contains("notify") || options.suites.contains("export") {
+        var sizes = options.sizes
+        if options.suites.contains("export"), !sizes.contains(options.exportN) { sizes.append(options.exportN) }
+        if !(options.suites.contains("reads") || options.suites.contains("notify")) { sizes = [options.exportN] }
+        for n in sizes.sorted() {
+            let inMainSizes = options.sizes.contains(n)
+            say("Building stores of \(Format.grouped(n)) records…")
+            let fixture = try TweetieFixture(durability: .full)
+            let peer = try GRDBPeer(synchronous: .full)
+            defer { fixture.close(); peer.close() }
+            let (_, fillNs) = try Nanoseconds.time {
+                try fixture.fill(count: n)
+                try Suites.fill(peer, count: n)
+            }
+            say("  built in \(Format.ms(fillNs))")
+
+            if options.suites.contains("reads"), inMainSizes {
+                say("3. Reads at n = \(Format.grouped(n))")
+                let suite = "3. Reads, n = \(Format.grouped(n))"
+                let pageReps = 200
+                let tPage = try Suites.measure(repetitions: pageReps, warmup: 5) {
+                    let page = try fixture.store.read { try $0.fetch(Suites.firstPage) }
+                    guard page.count == 50 else { throw SuiteError("first page has \(page.count) rows") }
+                }
+                let gPage = try Suites.measure(repetitions: pageReps, warmup: 5) {
+                    let page = try peer.firstPage()
+                    guard page.count == 50 else { throw SuiteError("GRDB first page has \(page.count) rows") }
+                }
+                report.add(suite, "first page (50 rows) p50 time (lower is better)", tweetie: Format.ms(tPage.p50), peer: "GRDB", peerValue: Format.ms(gPage.p50),
+                           ratio: Double(tPage.p50) / Double(gPage.p50))
+                let scanReps = n >= 1_000_000 ? 3 : n >= 100_000 ? 5 : 20
+                let tScan = try Suites.measure(repetitions: scanReps) {
+                    let all = try fixture.store.read { try $0.fetch(Suites.timeline) }
+                    guard all.count == n else { throw SuiteError("scan returned \(all.count) of \(n)") }
+                }
+                let gScan = try Suites.measure(repetitions: scanReps) {
+                    let all = try peer.timeline()
+                    guard all.count == n else { throw SuiteError("GRDB scan returned \(all.count) of \(n)") }
+                }
+                let tRate = perSecond(n, tScan.p50), gRate = perSecond(n, gScan.p50)
+                report.add(suite, "full sorted decoded scan: time / records/s", tweetie: "\(Format.ms(tScan.p50)) / \(Format.rate(tRate))", peer: "GRDB",
+                           peerValue: "\(Format.ms(gScan.p50)) / \(Format.rate(gRate))", ratio: Double(tScan.p50) / Double(gScan.p50))
+                if n == 100_000 {
+                    report.target("issue 3 (b): decoding a 100k-record sorted scan > 1,000,000 records/s", "\(Format.rate(tRate)) (\(Format.ms(tScan.p50)))", met: tRate > 1_000_000)
+                }
+            }
+
+            if options.suites.contains("export"), n == options.exportN, !exported {
+                exported = true
+                say("6. Export and import of \(Format.grouped(n)) records")
+                let suite = "6. Export / import, \(Format.grouped(n)) records"
+                let dir = TemporaryPath.make("export")
+                try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+                defer { try? FileManager.default.removeItem(atPath: dir) }
+                let (tCount, tExport) = try Nanoseconds.time { try Suites.tweetieExportNDJSON(store: fixture.store, to: dir + "/tweetie.ndjson") }
+                let (mCount, mExport) = try Nanoseconds.time { try Suites.tweetieExport(store: fixture.store, to: dir + "/tweetie-plain.ndjson") }
+                let (gCount, gExport) = try Nanoseconds.time { try Suites.grdbExport(peer: peer, to: dir + "/grdb.ndjson") }
+                guard tCount == n, mCount == n, gCount == n else { throw SuiteError("export counts \(tCount), \(mCount), \(gCount), expected \(n)") }
+                let target1 = try TweetieFixture(durability: .full)
+                defer { target1.close() }
+                let (tImported, tImport) = try Nanoseconds.time { try Suites.tweetieImportNDJSON(from: dir + "/tweetie.ndjson", into: target1.store) }
+                let target2 = try TweetieFixture(durability: .full)
+                defer { target2.close() }
+                let (mImported, mImport) = try Nanoseconds.time { try Suites.tweetieImport(from: dir + "/tweetie-plain.ndjson", into: target2.store) }
+                let target3 = try GRDBPeer(synchronous: .full)
+                defer { target3.close() }
+                let (gImported, gImport) = try Nanoseconds.time { try Suites.grdbImport(from: dir + "/grdb.ndjson", into: target3) }
+                guard tImported == n, mImported == n, gImported == n else { throw SuiteError("import counts \(tImported), \(mImported), \(gImported), expected \(n)") }
+                report.add(suite, "export records/s: `exportNDJSON` (higher is better)", tweetie: "\(Format.rate(perSecond(n, tExport))) (\(Format.ms(tExport)))", peer: "GRDB cursor + JSONEncoder",
+                           peerValue: "\(Format.rate(perSecond(n, gExport))) (\(Format.ms(gExport)))", ratio: Double(gExport) / Double(tExport))
+                report.add(suite, "export records/s: fetch + JSONEncoder per record", tweetie: "\(Format.rate(perSecond(n, mExport))) (\(Format.ms(mExport)))", peer: "GRDB cursor + JSONEncoder",
+                           peerValue: "\(Format.rate(perSecond(n, gExport))) (\(Format.ms(gExport)))", ratio: Double(gExport) / Double(mExport))
+                report.add(suite, "import records/s: `importNDJSON` (higher is better)", tweetie: "\(Format.rate(perSecond(n, tImport))) (\(Format.ms(tImport)))", peer: "GRDB JSONDecoder + upsert",
+                           peerValue: "\(Format.rate(perSecond(n, gImport))) (\(Format.ms(gImport)))", ratio: Double(gImport) / Double(tImport))
+                report.add(suite, "import records/s: JSONDecoder + add, 1 txn", tweetie: "\(Format.rate(perSecond(n, mImport))) (\(Format.ms(mImport)))", peer: "GRDB JSONDecoder + upsert",
+                           peerValue: "\(Format.rate(perSecond(n, gImport))) (\(Format.ms(gImport)))", ratio: Double(gImport) / Double(mImport))
+                report.note("Suite 6: `exportNDJSON`/`importNDJSON` are the store's own API (header line, `{\"collection\":…,\"record\":{…}}` lines, sorted keys, validation of every line, all-or-nothing import). The plain rows use one `JSONEncoder.encode`/`JSONDecoder.decode` per record, exactly like the GRDB peer. Times include reading/writing the file (page cache).")
+            }
+
+            if options.suites.contains("notify"), inMainSizes {
+                let grdbCommits = n >= 1_000_000 ? min(options.grdbNotifyCommitsLarge, options.notifyCommits) : options.notifyCommits
+                say("4. Change notification at n = \(Format.grouped(n)), k = 100 changes per commit, \(options.notifyCommits) commits (GRDB \(grdbCommits))")
+                var tLive = LiveIDs(count: n), gLive = LiveIDs(count: n)
+                let tStats = try await Suites.tweetieNotification(store: fixture.store, live: &tLive, commits: options.notifyCommits)
+                let gStats = try await Suites.grdbNotification(peer: peer, live: &gLive, commits: grdbCommits)
+                let suite = "4. Notification, n = \(Format.grouped(n)), k = 100"
+                report.add(suite, "commit → changeset p50 (lower is better)", tweetie: Format.ms(tStats.p50), peer: "GRDB ValueObservation + difference(from:)",
+                           peerValue: Format.ms(gStats.p50), ratio: Double(tStats.p50) / Double(gStats.p50))
+                report.add(suite, "commit → changeset p99", tweetie: Format.ms(tStats.p99), peer: "GRDB ValueObservation + difference(from:)",
+                           peerValue: Format.ms(gStats.p99), ratio: Double(tStats.p99) / Double(gStats.p99))
+                notificationResults[n] = (tStats, gStats)
+            }
+        }
+        if options.suites.contains("notify") {
+            let largest = options.sizes.max()!
+            let smallest = options.sizes.min()!
+            if let (t, g) = notificationResults[largest], let (t0, _) = notificationResults[smallest] {
+                let speedup = Double(g.p50) / Double(t.p50)
+                report.target("notification at \(Format.grouped(largest)): TweetieDB ≥ 20× faster than GRDB observe-and-diff" + (largest == 1_000_000 ? "" : " (largest n measured; target is at 1M)"),
+                              "\(Format.ms(t.p50)) vs \(Format.ms(g.p50)) = \(Format.fixed(speedup, 1))× faster", met: speedup >= 20)
+                let growth = Double(t.p50) / Double(t0.p50)
+                report.target("notification at \(Format.grouped(largest)) ≤ 3× TweetieDB's own \(Format.grouped(smallest)) latency", "\(Format.ms(t.p50)) vs \(Format.ms(t0.p50)) = \(Format.ratio(growth))", met: growth <= 3)
+            }
+            report.note("Suite 4: each commit changes 100 records (40 inserts at random places in the timeline, 40 updates that move rows by changing `created`, 20 deletes). Latency = just before the write transaction starts → the consumer holds the changeset (TweetieDB: `for try await change in store.observe(query)`; GRDB: `ValueObservation.tracking` of the full `ORDER BY created DESC` fetch, `.async(onQueue:)`, then `difference(from:)` on the id arrays). Both include their own commit (TweetieDB `.full`, GRDB WAL synchronous=FULL). At 1M GRDB runs fewer commits (each takes seconds).")
+        }
+    }
+
+    // 5. Cross-process
+    if options.suites.contains("cross") {
+        say("5. Cross-process notification, \(options.crossCommits) commits by a child writer process")
+        let result = try await Suites.crossProcess(commits: options.crossCommits)
+        report.add("5. Cross-process notification", "commit (child) → changeset (parent) p50 / p99", tweetie: "\(Format.ms(result.stamp.p50)) / \(Format.ms(result.stamp.p99))")
+        report.add("5. Cross-process notification", "request → changeset p50 / p99 (incl. child wake-up and commit)", tweetie: "\(Format.ms(result.trigger.p50)) / \(Format.ms(result.trigger.p99))")
+        report.target("cross-process notification p99 < 50 ms", "\(Format.ms(result.stamp.p99)) over \(result.stamp.samples.count) commits", met: result.stamp.p99 < 50_000_000)
+        report.note("Suite 5: the child (`BenchCompare --child-writer PATH`) commits one tweet per request (durability `.full`) with CLOCK_REALTIME taken just before its write transaction in `favoriteCount`; the parent observes the timeline of 1,000 + new rows and subtracts that stamp when the inserted row reaches its consumer.")
+    }
+} catch {
+    FileHandle.standardError.write(Data("BenchCompare failed: \(error)\n".utf8))
+    exit(1)
+}
+
+let seconds = Double(Nanoseconds.monotonic() - startNs) / 1e9
+let command = "swift run -c release BenchCompare" + (CommandLine.arguments.count > 1 ? " " + CommandLine.arguments.dropFirst().joined(separator: " ") : "")
+var markdown = report.markdown(command: command, machine: Machine.describe(loadAtStart: loadAtStart), toolchain: Machine.toolchain(),
+                               started: started, seconds: seconds, quick: options.quick)
+// Hand-written analysis below the marker in an existing report survives a re-run.
+if let existing = try? String(contentsOfFile: options.output, encoding: .utf8),
+   let marker = existing.range(of: Report.keptMarker) {
+    markdown += "\n" + existing[marker.lowerBound...]
+}
+say("\n" + markdown)
+do {
+    try markdown.write(toFile: options.output, atomically: true, encoding: .utf8)
+    say("Wrote \(options.output)")
+} catch {
+    FileHandle.standardError.write(Data("BenchCompare: cannot write \(options.output): \(error)\n".utf8))
+    exit(1)
+}

@@ -1,0 +1,131 @@
+import Foundation
+import GRDB
+
+/// The SQLite peer: a GRDB `DatabasePool` (WAL) holding table `tweets` with the same two indexes
+/// as ``BenchTweet`` (`created DESC`; `username, created DESC`).
+///
+/// ```swift
+/// let peer = try GRDBPeer(synchronous: .full)
+/// try peer.upsert(tweets)
+/// let page = try peer.firstPage()
+/// ```
+public final class GRDBPeer: @unchecked Sendable {
+    /// SQLite's `PRAGMA synchronous` level.
+    ///
+    /// ```swift
+    /// GRDBPeer.Synchronous.normal.rawValue // "NORMAL"
+    /// ```
+    public enum Synchronous: String, Sendable, CaseIterable {
+        /// fsync the WAL on every commit.
+        case full = "FULL"
+        /// fsync only at checkpoints (WAL mode): a commit can be lost on power failure.
+        case normal = "NORMAL"
+    }
+
+    /// The database pool.
+    ///
+    /// ```swift
+    /// try peer.pool.read { db in try BenchTweet.fetchCount(db) }
+    /// ```
+    public let pool: DatabasePool
+    /// The directory holding the database files (removed by ``close()``).
+    ///
+    /// ```swift
+    /// print(peer.directory)
+    /// ```
+    public let directory: String
+
+    static let upsertSQL = "INSERT INTO tweets (\(BenchTweet.columnNames.joined(separator: ", "))) VALUES (\(Array(repeating: "?", count: BenchTweet.columnNames.count).joined(separator: ", "))) ON CONFLICT(id) DO UPDATE SET "
+        + BenchTweet.columnNames.dropFirst().map { "\($0) = excluded.\($0)" }.joined(separator: ", ")
+
+    /// Creates a fresh database in a new temporary directory, WAL mode, the given `synchronous`.
+    ///
+    /// ```swift
+    /// let peer = try GRDBPeer(synchronous: .normal)
+    /// ```
+    public init(synchronous: Synchronous = .full) throws {
+        directory = TemporaryPath.make("grdb")
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        var configuration = Configuration()
+        let level = synchronous.rawValue
+        configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA synchronous = \(level)") }
+        pool = try DatabasePool(path: directory + "/db.sqlite", configuration: configuration)
+        let applied = try pool.read { db in try Int.fetchOne(db, sql: "PRAGMA synchronous") }
+        guard applied == (synchronous == .full ? 2 : 1) else {
+            throw SuiteError("GRDB peer: PRAGMA synchronous is \(applied ?? -1), expected \(synchronous.rawValue)")
+        }
+        try pool.write { db in
+            try db.execute(sql: """
+                CREATE TABLE tweets (
+                    id INTEGER PRIMARY KEY, text TEXT NOT NULL, name TEXT NOT NULL, username TEXT NOT NULL,
+                    authorId INTEGER NOT NULL, created REAL NOT NULL, imageURL TEXT NOT NULL,
+                    retweetCount INTEGER NOT NULL, favoriteCount INTEGER NOT NULL);
+                CREATE INDEX tweets_created ON tweets(created DESC);
+                CREATE INDEX tweets_author ON tweets(username, created DESC);
+                """)
+        }
+    }
+
+    /// Closes the pool and removes the directory.
+    ///
+    /// ```swift
+    /// peer.close()
+    /// ```
+    public func close() {
+        try? pool.close()
+        try? FileManager.default.removeItem(atPath: directory)
+    }
+
+    /// Upserts `tweets` in one transaction with a prepared statement.
+    ///
+    /// ```swift
+    /// try peer.upsert(tweets)
+    /// ```
+    public func upsert(_ tweets: some Sequence<BenchTweet>) throws {
+        try pool.write { db in try Self.upsert(tweets, in: db) }
+    }
+
+    /// Upserts `tweets` with the cached prepared statement of `db`.
+    ///
+    /// ```swift
+    /// try peer.pool.write { db in try GRDBPeer.upsert(tweets, in: db) }
+    /// ```
+    public static func upsert(_ tweets: some Sequence<BenchTweet>, in db: Database) throws {
+        let statement = try db.cachedStatement(sql: upsertSQL)
+        for tweet in tweets { try statement.execute(arguments: tweet.statementArguments) }
+    }
+
+    /// `SELECT * FROM tweets ORDER BY created DESC LIMIT 50`, decoded.
+    ///
+    /// ```swift
+    /// let page = try peer.firstPage()
+    /// ```
+    public func firstPage(limit: Int = 50) throws -> [BenchTweet] {
+        try pool.read { db in try BenchTweet.fetchAll(db, sql: "SELECT * FROM tweets ORDER BY created DESC LIMIT ?", arguments: [limit]) }
+    }
+
+    /// Every row `ORDER BY created DESC`, decoded.
+    ///
+    /// ```swift
+    /// let all = try peer.timeline()
+    /// ```
+    public func timeline() throws -> [BenchTweet] {
+        try pool.read { db in try Self.timeline(db) }
+    }
+
+    /// Every row `ORDER BY created DESC`, decoded, in `db`.
+    ///
+    /// ```swift
+    /// let observation = ValueObservation.tracking(GRDBPeer.timeline)
+    /// ```
+    @Sendable public static func timeline(_ db: Database) throws -> [BenchTweet] {
+        try BenchTweet.fetchAll(db, sql: "SELECT * FROM tweets ORDER BY created DESC")
+    }
+
+    /// The number of rows.
+    ///
+    /// ```swift
+    /// print(try peer.count())
+    /// ```
+    public func count() throws -> Int { try pool.read { db in try BenchTweet.fetchCount(db) } }
+}

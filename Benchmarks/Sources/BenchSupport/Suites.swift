@@ -1,0 +1,411 @@
+import Foundation
+import TweetieDB
+import RawLMDB
+
+/// The measurements shared by `BenchCompare` and the package-benchmark suites.
+///
+/// ```swift
+/// let bulk = try Suites.bulkUpsert(n: 100_000, repetitions: 3)
+/// print(bulk.tweetie, bulk.grdb, bulk.raw)
+/// ```
+public enum Suites {
+    /// The observed timeline query.
+    ///
+    /// ```swift
+    /// store.observe(Suites.timeline)
+    /// ```
+    public static let timeline = Query<BenchTweet>().sorted(byIndex: "created")
+    /// The first page of the timeline.
+    ///
+    /// ```swift
+    /// try store.read { try $0.fetch(Suites.firstPage) }
+    /// ```
+    public static let firstPage = Query<BenchTweet>().sorted(byIndex: "created").limit(50)
+
+    /// Runs `body` `repetitions` times (after `warmup` untimed runs) and returns the durations.
+    ///
+    /// ```swift
+    /// let stats = try Suites.measure(repetitions: 20) { _ = try peer.firstPage() }
+    /// ```
+    public static func measure(repetitions: Int, warmup: Int = 1, _ body: () throws -> Void) rethrows -> LatencyStats {
+        for _ in 0..<warmup { try body() }
+        var samples: [UInt64] = []
+        for _ in 0..<repetitions {
+            let start = Nanoseconds.monotonic()
+            try body()
+            samples.append(Nanoseconds.monotonic() - start)
+        }
+        return LatencyStats(samples)
+    }
+
+    // MARK: 1. Bulk upsert
+
+    /// Median durations of one-transaction bulk upserts of the same `n` records into fresh databases.
+    ///
+    /// ```swift
+    /// let result = try Suites.bulkUpsert(n: 100_000, repetitions: 3)
+    /// ```
+    public struct BulkResult: Sendable {
+        /// Records per run.
+        public var n: Int
+        /// TweetieDB `add(contentsOf:update: .all)` (encode + indexes + change log), durability `.full`.
+        public var tweetie: LatencyStats
+        /// GRDB prepared upsert, WAL, synchronous FULL.
+        public var grdb: LatencyStats
+        /// Raw `mdb_put` of pre-encoded bytes, no indexes.
+        public var raw: LatencyStats
+    }
+
+    /// Measures suite 1; see ``BulkResult``.
+    ///
+    /// ```swift
+    /// let result = try Suites.bulkUpsert(n: 100_000, repetitions: 3)
+    /// ```
+    public static func bulkUpsert(n: Int, repetitions: Int) throws -> BulkResult {
+        let tweets = TweetGenerator().tweets(0..<Int64(n))
+        let (keys, values) = try encodedPairs(tweets)
+        var tweetie: [UInt64] = [], grdb: [UInt64] = [], raw: [UInt64] = []
+        for _ in 0..<repetitions {
+            tweetie.append(try tweetieBulk(tweets))
+            grdb.append(try grdbBulk(tweets))
+            raw.append(try rawBulk(keys: keys, values: values))
+        }
+        return BulkResult(n: n, tweetie: LatencyStats(tweetie), grdb: LatencyStats(grdb), raw: LatencyStats(raw))
+    }
+
+    /// The raw-LMDB input: big-endian ids and `RecordEncoder` bytes.
+    ///
+    /// ```swift
+    /// let (keys, values) = try Suites.encodedPairs(tweets)
+    /// ```
+    public static func encodedPairs(_ tweets: [BenchTweet]) throws -> ([[UInt8]], [[UInt8]]) {
+        let encoder = RecordEncoder()
+        let keys = tweets.map { tweet in withUnsafeBytes(of: UInt64(bitPattern: tweet.id).bigEndian) { Array($0) } }
+        let values = try tweets.map { try encoder.encode($0) }
+        return (keys, values)
+    }
+
+    /// One timed TweetieDB bulk upsert into a fresh store (store creation and removal untimed).
+    ///
+    /// ```swift
+    /// let ns = try Suites.tweetieBulk(tweets)
+    /// ```
+    public static func tweetieBulk(_ tweets: [BenchTweet]) throws -> UInt64 {
+        let fixture = try TweetieFixture(durability: .full)
+        defer { fixture.close() }
+        let (_, ns) = try Nanoseconds.time { try fixture.store.write { tx in try tx.add(contentsOf: tweets, update: .all) } }
+        return ns
+    }
+
+    /// One timed GRDB bulk upsert into a fresh database.
+    ///
+    /// ```swift
+    /// let ns = try Suites.grdbBulk(tweets)
+    /// ```
+    public static func grdbBulk(_ tweets: [BenchTweet]) throws -> UInt64 {
+        let peer = try GRDBPeer(synchronous: .full)
+        defer { peer.close() }
+        let (_, ns) = try Nanoseconds.time { try peer.upsert(tweets) }
+        return ns
+    }
+
+    /// One timed raw `mdb_put` bulk load into a fresh environment.
+    ///
+    /// ```swift
+    /// let ns = try Suites.rawBulk(keys: keys, values: values)
+    /// ```
+    public static func rawBulk(keys: [[UInt8]], values: [[UInt8]]) throws -> UInt64 {
+        let path = TemporaryPath.make("raw")
+        let raw = try RawLMDBStore(path: path, mapSize: 16 << 30)
+        defer { raw.close(); try? FileManager.default.removeItem(atPath: path) }
+        let (_, ns) = try Nanoseconds.time { try raw.putAll(keys: keys, values: values) }
+        return ns
+    }
+
+    // MARK: 2. Small durable commits
+
+    /// Commit latencies of one-record transactions on a store preloaded with `preload` records.
+    ///
+    /// ```swift
+    /// let stats = try Suites.tweetieSmallCommits(durability: .full, commits: 200)
+    /// ```
+    public static func tweetieSmallCommits(durability: Durability, commits: Int, preload: Int = 10_000) throws -> LatencyStats {
+        let fixture = try TweetieFixture(durability: durability)
+        defer { fixture.close() }
+        try fixture.fill(count: preload)
+        var id = Int64(preload)
+        return try measure(repetitions: commits, warmup: 3) {
+            let tweet = fixture.generator.tweet(id: id)
+            id += 1
+            try fixture.store.write { tx in try tx.add(tweet, update: .all) }
+        }
+    }
+
+    /// GRDB commit latencies of one-record transactions (WAL, the given `synchronous`).
+    ///
+    /// ```swift
+    /// let stats = try Suites.grdbSmallCommits(synchronous: .normal, commits: 200)
+    /// ```
+    public static func grdbSmallCommits(synchronous: GRDBPeer.Synchronous, commits: Int, preload: Int = 10_000) throws -> LatencyStats {
+        let peer = try GRDBPeer(synchronous: synchronous)
+        defer { peer.close() }
+        let generator = TweetGenerator()
+        try peer.upsert(generator.tweets(0..<Int64(preload)))
+        var id = Int64(preload)
+        return try measure(repetitions: commits, warmup: 3) {
+            let tweet = generator.tweet(id: id)
+            id += 1
+            try peer.upsert(CollectionOfOne(tweet))
+        }
+    }
+
+    // MARK: 4. Change notification
+
+    /// Commit → changeset-delivered latencies of an observed sorted timeline under `commits`
+    /// commits of `k` changes each. `live` must describe the store's ids and is updated.
+    ///
+    /// ```swift
+    /// var live = LiveIDs(count: n)
+    /// let stats = try await Suites.tweetieNotification(store: fixture.store, live: &live, commits: 30)
+    /// ```
+    public static func tweetieNotification(store: Store, live: inout LiveIDs, commits: Int, k: Int = 100, seed: UInt64 = 99) async throws -> LatencyStats {
+        let observer = try await TweetieTimelineObserver.start(store: store, query: timeline)
+        defer { observer.stop() }
+        var rng = SplitMix64(seed: seed)
+        let generator = TweetGenerator()
+        var samples: [UInt64] = []
+        for _ in 0..<commits {
+            let batch = ChangeBatch.make(k: k, live: &live, generator: generator, rng: &rng)
+            let start = Nanoseconds.monotonic()
+            try batch.apply(to: store)
+            let delivery = try await observer.mailbox.take(timeout: 120, waitingFor: "a TweetieDB changeset")
+            guard delivery.resultCount == live.count else {
+                throw SuiteError("TweetieDB delivered \(delivery.resultCount) rows, the store holds \(live.count)")
+            }
+            samples.append(delivery.at - start)
+        }
+        return LatencyStats(samples)
+    }
+
+    /// The same for GRDB: a `ValueObservation` of the full sorted timeline plus `difference(from:)`.
+    ///
+    /// ```swift
+    /// let stats = try await Suites.grdbNotification(peer: peer, live: &live, commits: 10)
+    /// ```
+    public static func grdbNotification(peer: GRDBPeer, live: inout LiveIDs, commits: Int, k: Int = 100, seed: UInt64 = 99) async throws -> LatencyStats {
+        let observer = try await GRDBTimelineObserver.start(peer: peer)
+        defer { observer.stop() }
+        var rng = SplitMix64(seed: seed)
+        let generator = TweetGenerator()
+        var samples: [UInt64] = []
+        for _ in 0..<commits {
+            let batch = ChangeBatch.make(k: k, live: &live, generator: generator, rng: &rng)
+            let start = Nanoseconds.monotonic()
+            try batch.apply(to: peer)
+            let delivery = try await observer.mailbox.take(timeout: 300, waitingFor: "a GRDB observation value")
+            guard delivery.resultCount == live.count else {
+                throw SuiteError("GRDB delivered \(delivery.resultCount) rows, the table holds \(live.count)")
+            }
+            samples.append(delivery.at - start)
+        }
+        return LatencyStats(samples)
+    }
+
+    // MARK: 5. Cross-process notification
+
+    /// Cross-process figures: `stamp` is commit (child's CLOCK_REALTIME before the commit) →
+    /// changeset in the parent's consumer; `trigger` is parent's request → delivery.
+    ///
+    /// ```swift
+    /// let result = try await Suites.crossProcess(commits: 200)
+    /// ```
+    public struct CrossProcessResult: Sendable {
+        /// Commit → delivery, from the stamp in the record.
+        public var stamp: LatencyStats
+        /// Trigger written to the child's stdin → delivery (includes the child's wake-up).
+        public var trigger: LatencyStats
+    }
+
+    /// Measures suite 5 with a child writer process.
+    ///
+    /// ```swift
+    /// let result = try await Suites.crossProcess(commits: 200)
+    /// ```
+    public static func crossProcess(commits: Int, preload: Int = 1_000, viaEnvironment: Bool = false) async throws -> CrossProcessResult {
+        let fixture = try TweetieFixture(durability: .full)
+        defer { fixture.close() }
+        try fixture.fill(count: preload)
+        let observer = try await TweetieTimelineObserver.start(store: fixture.store, query: timeline, readStamps: true)
+        defer { observer.stop() }
+        let child = try ChildWriter.spawn(storePath: fixture.path, viaEnvironment: viaEnvironment)
+        var stamps: [UInt64] = [], triggers: [UInt64] = []
+        do {
+            for i in 0..<(commits + 3) {
+                let start = Nanoseconds.monotonic()
+                try child.trigger()
+                let delivery = try await observer.mailbox.take(timeout: 30, waitingFor: "a cross-process changeset")
+                guard delivery.stampLatencies.count == 1 else {
+                    throw SuiteError("expected one inserted row per child commit, got \(delivery.stampLatencies.count)")
+                }
+                if i >= 3 {  // the first commits warm up the child's store
+                    stamps.append(delivery.stampLatencies[0])
+                    triggers.append(delivery.at - start)
+                }
+            }
+        } catch {
+            child.finish()
+            throw error
+        }
+        let status = child.finish()
+        guard status == 0 else { throw SuiteError("the child writer exited with status \(status)") }
+        return CrossProcessResult(stamp: LatencyStats(stamps), trigger: LatencyStats(triggers))
+    }
+
+    // MARK: 6. Export and import
+
+    /// Writes every record as one JSON line (one `JSONEncoder.encode` per record); returns the count.
+    ///
+    /// ```swift
+    /// let count = try Suites.tweetieExport(store: fixture.store, to: "/tmp/tweets.ndjson")
+    /// ```
+    public static func tweetieExport(store: Store, to path: String) throws -> Int {
+        let writer = try LineWriter(path: path)
+        let encoder = JSONEncoder()
+        var count = 0
+        try store.read { tx in
+            try tx.forEach(Query<BenchTweet>()) { tweet in
+                writer.append(try encoder.encode(tweet))
+                count += 1
+                return true
+            }
+        }
+        try writer.close()
+        return count
+    }
+
+    /// Reads an NDJSON file, decodes each line and adds it, in one transaction; returns the count.
+    ///
+    /// ```swift
+    /// let count = try Suites.tweetieImport(from: "/tmp/tweets.ndjson", into: fixture.store)
+    /// ```
+    public static func tweetieImport(from path: String, into store: Store) throws -> Int {
+        let data = try Data(contentsOf: URL(fileURLWithPath: path))
+        let decoder = JSONDecoder()
+        return try store.write { tx in
+            var count = 0
+            try LineWriter.forEachLine(in: data) { line in
+                try tx.add(try decoder.decode(BenchTweet.self, from: line), update: .all)
+                count += 1
+            }
+            return count
+        }
+    }
+
+    /// Exports with the store's own `exportNDJSON` (a header line, then one line per record) to
+    /// the file at `path`; returns the number of records.
+    ///
+    /// ```swift
+    /// let count = try Suites.tweetieExportNDJSON(store: fixture.store, to: "/tmp/export.ndjson")
+    /// ```
+    public static func tweetieExportNDJSON(store: Store, to path: String) throws -> Int {
+        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { throw SuiteError("cannot create \(path): errno \(errno)") }
+        defer { close(fd) }
+        return try store.exportNDJSON { chunk in
+            var offset = 0
+            while offset < chunk.count {
+                let written = write(fd, chunk.baseAddress! + offset, chunk.count - offset)
+                guard written > 0 else { throw SuiteError("write to \(path) failed: errno \(errno)") }
+                offset += written
+            }
+        }
+    }
+
+    /// Imports a file written by ``tweetieExportNDJSON(store:to:)`` with the store's own
+    /// `importNDJSON` (mode `.merge`, one transaction); returns the number of records.
+    ///
+    /// ```swift
+    /// let count = try Suites.tweetieImportNDJSON(from: "/tmp/export.ndjson", into: fixture.store)
+    /// ```
+    public static func tweetieImportNDJSON(from path: String, into store: Store) throws -> Int {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw SuiteError("cannot open \(path): errno \(errno)") }
+        defer { close(fd) }
+        return try store.importNDJSON(from: fd, mode: .merge).records
+    }
+
+    /// GRDB export: a cursor over the table, one `JSONEncoder.encode` per record.
+    ///
+    /// ```swift
+    /// let count = try Suites.grdbExport(peer: peer, to: "/tmp/tweets.ndjson")
+    /// ```
+    public static func grdbExport(peer: GRDBPeer, to path: String) throws -> Int {
+        let writer = try LineWriter(path: path)
+        let encoder = JSONEncoder()
+        let count = try peer.pool.read { db in
+            var count = 0
+            let cursor = try BenchTweet.fetchCursor(db, sql: "SELECT * FROM tweets")
+            while let tweet = try cursor.next() {
+                writer.append(try encoder.encode(tweet))
+                count += 1
+            }
+            return count
+        }
+        try writer.close()
+        return count
+    }
+
+    /// GRDB import: decode each line and upsert it with the prepared statement, in one transaction.
+    ///
+    /// ```swift
+    /// let count = try Suites.grdbImport(from: "/tmp/tweets.ndjson", into: peer)
+    /// ```
+    public static func grdbImport(from path: String, into peer: GRDBPeer) throws -> Int {
+        let data = try Data(contentsOf: URL(fileURLWithPath: path))
+        let decoder = JSONDecoder()
+        return try peer.pool.write { db in
+            var count = 0
+            let statement = try db.cachedStatement(sql: GRDBPeer.upsertSQL)
+            try LineWriter.forEachLine(in: data) { line in
+                try statement.execute(arguments: try decoder.decode(BenchTweet.self, from: line).statementArguments)
+                count += 1
+            }
+            return count
+        }
+    }
+
+    /// Fills the GRDB peer with tweets `0..<count` in transactions of `batch`.
+    ///
+    /// ```swift
+    /// try Suites.fill(peer, count: 100_000)
+    /// ```
+    public static func fill(_ peer: GRDBPeer, count: Int, batch: Int = 100_000) throws {
+        let generator = TweetGenerator()
+        var start = 0
+        while start < count {
+            let end = min(count, start + batch)
+            try peer.upsert(generator.tweets(Int64(start)..<Int64(end)))
+            start = end
+        }
+    }
+}
+
+/// A benchmark found a wrong result.
+///
+/// ```swift
+/// throw SuiteError("expected 10 rows, got 9")
+/// ```
+public struct SuiteError: Error, CustomStringConvertible {
+    /// What went wrong.
+    ///
+    /// ```swift
+    /// print(error.description)
+    /// ```
+    public let description: String
+    /// An error saying `description`.
+    ///
+    /// ```swift
+    /// SuiteError("the child writer failed")
+    /// ```
+    public init(_ description: String) { self.description = description }
+}

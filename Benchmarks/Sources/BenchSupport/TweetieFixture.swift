@@ -1,0 +1,81 @@
+import Foundation
+import TweetieDB
+
+/// A TweetieDB store of ``BenchTweet`` in a fresh temporary directory, removed by ``close()``.
+///
+/// The map starts at 16 GiB (a sparse file: it costs nothing) so no measured write pays for
+/// the store's automatic map growth, which re-runs the transaction body.
+///
+/// ```swift
+/// let fixture = try TweetieFixture(durability: .noSync)
+/// try fixture.fill(count: 10_000)
+/// defer { fixture.close() }
+/// ```
+public final class TweetieFixture: @unchecked Sendable {
+    /// The store.
+    ///
+    /// ```swift
+    /// try fixture.store.read { try $0.count(BenchTweet.self) }
+    /// ```
+    public let store: Store
+    /// The directory of the store.
+    ///
+    /// ```swift
+    /// print(fixture.path)
+    /// ```
+    public let path: String
+    /// The generator the fixture's records come from.
+    ///
+    /// ```swift
+    /// let extra = fixture.generator.tweet(id: 1_000_000)
+    /// ```
+    public let generator: TweetGenerator
+
+    /// The configuration every benchmark store uses: 16 GiB initial map, the given durability.
+    ///
+    /// ```swift
+    /// let configuration = TweetieFixture.configuration(durability: .full)
+    /// ```
+    public static func configuration(durability: Durability) -> StoreConfiguration {
+        var configuration = StoreConfiguration()
+        configuration.environment.durability = durability
+        configuration.environment.mapSize = 16 << 30
+        return configuration
+    }
+
+    /// Opens a new store in a new temporary directory (or at `path`).
+    ///
+    /// ```swift
+    /// let fixture = try TweetieFixture(durability: .full)
+    /// ```
+    public init(durability: Durability = .full, path: String? = nil, seed: UInt64 = 0x5EED) throws {
+        self.path = path ?? TemporaryPath.make("tweetie")
+        generator = TweetGenerator(seed: seed)
+        store = try Store.open(at: self.path, configuration: Self.configuration(durability: durability), collections: [BenchTweet.self])
+    }
+
+    /// Adds the tweets with ids `0..<count` in transactions of at most `batch` records.
+    ///
+    /// ```swift
+    /// try fixture.fill(count: 1_000_000)
+    /// ```
+    public func fill(count: Int, batch: Int = 100_000) throws {
+        var start = 0
+        while start < count {
+            let end = min(count, start + batch)
+            let tweets = generator.tweets(Int64(start)..<Int64(end))
+            try store.write { tx in try tx.add(contentsOf: tweets, update: .all) }
+            start = end
+        }
+    }
+
+    /// Closes the store and removes its directory.
+    ///
+    /// ```swift
+    /// fixture.close()
+    /// ```
+    public func close() {
+        store.close()
+        try? FileManager.default.removeItem(atPath: path)
+    }
+}
