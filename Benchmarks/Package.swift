@@ -24,6 +24,7 @@ let package = Package(
             dependencies: [
                 "RawLMDB",
                 .product(name: "TweetieDB", package: "TweetieDB"),
+                .product(name: "TweetieSync", package: "TweetieDB"),
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
@@ -33,6 +34,7 @@ let package = Package(
                 "BenchSupport",
                 "RawLMDB",
                 .product(name: "TweetieDB", package: "TweetieDB"),
+                .product(name: "TweetieSync", package: "TweetieDB"),
                 .product(name: "Benchmark", package: "benchmark"),
             ],
             path: "TweetieBenchmarks",

@@ -2,6 +2,7 @@ import Benchmark
 import BenchSupport
 import Foundation
 import TweetieDB
+import TweetieSync
 
 // package-benchmark suites: `swift package --allow-writing-to-package-directory benchmark`
 // (`make bench`). Sizes for the read and notification suites come from TWEETIE_BENCH_SIZES
@@ -27,10 +28,10 @@ let benchmarks: @Sendable () -> Void = {
 
     // 1. Bulk upsert of 100,000 records in one transaction (one iteration = 100k records).
     let bulkN = 100_000
-    let bulkTweets = Box<[BenchTweet]>()
+    let bulkTweets = Box<[Tweet]>()
     let bulkPairs = Box<([[UInt8]], [[UInt8]])>()
     let prepareBulk: @Sendable () async throws -> Void = {
-        bulkTweets.value = generator.tweets(0..<Int64(bulkN))
+        bulkTweets.value = generator.tweets(1..<Int64(bulkN + 1))
         bulkPairs.value = try Suites.encodedPairs(bulkTweets.unwrapped)
     }
     Benchmark("Bulk upsert 100k/TweetieDB add(contentsOf:)", configuration: few) { benchmark in
@@ -77,7 +78,7 @@ let benchmarks: @Sendable () -> Void = {
         } setup: {
             fixture.value = try TweetieFixture(durability: durability)
             try fixture.unwrapped.fill(count: 10_000)
-            nextID.value = 10_000
+            nextID.value = 10_001
         } teardown: { fixture.value?.close() }
     }
     for sync in GRDBPeer.Synchronous.allCases {
@@ -92,7 +93,7 @@ let benchmarks: @Sendable () -> Void = {
         } setup: {
             peer.value = try GRDBPeer(synchronous: sync)
             try Suites.fill(peer.unwrapped, count: 10_000)
-            nextID.value = 10_000
+            nextID.value = 10_001
         } teardown: { peer.value?.close() }
     }
 
@@ -214,52 +215,42 @@ let benchmarks: @Sendable () -> Void = {
         source.value?.close(); sourcePeer.value?.close()
         if let dir = exportDir.value { try? FileManager.default.removeItem(atPath: dir) }
     }
-    Benchmark("Export 100k/TweetieDB exportNDJSON", configuration: few) { benchmark in
-        for _ in benchmark.scaledIterations {
-            let count = try Suites.tweetieExportNDJSON(store: source.unwrapped.store, to: exportDir.unwrapped + "/out.ndjson")
-            precondition(count == exportN, "transferred \(count) of \(exportN) records")
-        }
-    } setup: { try await prepareExport() } teardown: { try await cleanExport() }
-    Benchmark("Export 100k/TweetieDB fetch + JSONEncoder per record", configuration: few) { benchmark in
-        for _ in benchmark.scaledIterations {
-            let count = try Suites.tweetieExport(store: source.unwrapped.store, to: exportDir.unwrapped + "/out.ndjson")
-            precondition(count == exportN, "transferred \(count) of \(exportN) records")
-        }
-    } setup: { try await prepareExport() } teardown: { try await cleanExport() }
-    Benchmark("Export 100k/GRDB cursor + JSONEncoder per record", configuration: few) { benchmark in
-        for _ in benchmark.scaledIterations {
-            let count = try Suites.grdbExport(peer: sourcePeer.unwrapped, to: exportDir.unwrapped + "/out.ndjson")
-            precondition(count == exportN, "transferred \(count) of \(exportN) records")
-        }
-    } setup: { try await prepareExport() } teardown: { try await cleanExport() }
-    Benchmark("Import 100k/TweetieDB importNDJSON", configuration: few) { benchmark in
-        for _ in benchmark.scaledIterations {
-            let target = try TweetieFixture(durability: .full)
-            benchmark.startMeasurement()
-            let count = try Suites.tweetieImportNDJSON(from: exportDir.unwrapped + "/api.ndjson", into: target.store)
-            precondition(count == exportN, "transferred \(count) of \(exportN) records")
-            benchmark.stopMeasurement()
-            target.close()
-        }
-    } setup: { try await prepareExport() } teardown: { try await cleanExport() }
-    Benchmark("Import 100k/TweetieDB JSONDecoder + add", configuration: few) { benchmark in
-        for _ in benchmark.scaledIterations {
-            let target = try TweetieFixture(durability: .full)
-            benchmark.startMeasurement()
-            let count = try Suites.tweetieImport(from: exportDir.unwrapped + "/plain.ndjson", into: target.store)
-            precondition(count == exportN, "transferred \(count) of \(exportN) records")
-            benchmark.stopMeasurement()
-            target.close()
-        }
-    } setup: { try await prepareExport() } teardown: { try await cleanExport() }
-    Benchmark("Import 100k/GRDB JSONDecoder + upsert", configuration: few) { benchmark in
-        for _ in benchmark.scaledIterations {
-            let target = try GRDBPeer(synchronous: .full)
-            benchmark.startMeasurement()
-            let count = try Suites.grdbImport(from: exportDir.unwrapped + "/grdb.ndjson", into: target)
-            precondition(count == exportN, "transferred \(count) of \(exportN) records")
-            benchmark.stopMeasurement()
-            target.close()
-        }
-    } setup: { try await prepareExport() } teardown: { try await cleanExport() }
+    /// Registers one suite-6 benchmark: per iteration, `makeTarget` (untimed) gives where the records
+    /// go, `transfer` (timed) moves all `exportN` records and returns how many, `close` (untimed) ends.
+    func transferBenchmark<Target>(_ name: String, makeTarget: @escaping @Sendable () throws -> Target,
+                                   close: @escaping @Sendable (Target) -> Void,
+                                   transfer: @escaping @Sendable (Target) throws -> Int) {
+        Benchmark(name, configuration: few) { benchmark in
+            for _ in benchmark.scaledIterations {
+                let target = try makeTarget()
+                benchmark.startMeasurement()
+                let count = try transfer(target)
+                benchmark.stopMeasurement()
+                close(target)
+                precondition(count == exportN, "\(name): transferred \(count) of \(exportN) records")
+            }
+        } setup: { try await prepareExport() } teardown: { try await cleanExport() }
+    }
+    let outputFile: @Sendable () -> String = { exportDir.unwrapped + "/out.ndjson" }
+    let keepFile: @Sendable (String) -> Void = { _ in }
+    transferBenchmark("Export 100k/TweetieDB exportNDJSON", makeTarget: outputFile, close: keepFile) { path in
+        try Suites.tweetieExportNDJSON(store: source.unwrapped.store, to: path)
+    }
+    transferBenchmark("Export 100k/TweetieDB fetch + JSONEncoder per record", makeTarget: outputFile, close: keepFile) { path in
+        try Suites.tweetieExport(store: source.unwrapped.store, to: path)
+    }
+    transferBenchmark("Export 100k/GRDB cursor + JSONEncoder per record", makeTarget: outputFile, close: keepFile) { path in
+        try Suites.grdbExport(peer: sourcePeer.unwrapped, to: path)
+    }
+    let newStore: @Sendable () throws -> TweetieFixture = { try TweetieFixture(durability: .full) }
+    let closeStore: @Sendable (TweetieFixture) -> Void = { $0.close() }
+    transferBenchmark("Import 100k/TweetieDB importNDJSON", makeTarget: newStore, close: closeStore) { target in
+        try Suites.tweetieImportNDJSON(from: exportDir.unwrapped + "/api.ndjson", into: target.store)
+    }
+    transferBenchmark("Import 100k/TweetieDB JSONDecoder + add", makeTarget: newStore, close: closeStore) { target in
+        try Suites.tweetieImport(from: exportDir.unwrapped + "/plain.ndjson", into: target.store)
+    }
+    transferBenchmark("Import 100k/GRDB JSONDecoder + upsert", makeTarget: { try GRDBPeer(synchronous: .full) }, close: { $0.close() }) { target in
+        try Suites.grdbImport(from: exportDir.unwrapped + "/grdb.ndjson", into: target)
+    }
 }

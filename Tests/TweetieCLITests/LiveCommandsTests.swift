@@ -137,3 +137,22 @@ func withTimeout<T: Sendable>(_ seconds: Double, _ body: @escaping @Sendable () 
         return first
     }
 }
+
+@Suite("tweetie-db person feed and read benchmark")
+struct MoreCommandsTests {
+    @Test func personFeedAndReadBenchmark() throws {
+        let db = TemporaryDatabase()
+        defer { db.remove() }
+        #expect(try CLI.run(["bench", "writes", "--db", db.path, "--records", "90", "--batch", "30", "--durability", "no-sync"]).status == 0)
+        let feed = try CLI.run(["feed", "person", "author4", "--db", db.path, "--now", "2018-12-12T00:00:00Z"])
+        #expect(feed.status == 0, "\(feed.stderr)")
+        let snapshot = try RecordJSON.decoder().decode(FeedMessage<TimelineRow>.self, from: Data(feed.output.split(separator: "\n")[0].utf8))
+        #expect(snapshot.feed == "person author4" && snapshot.reason == "initial")
+        #expect(snapshot.sections?.map(\.key) == ["all"])
+        #expect(snapshot.sections?[0].rows.map(\.id) == [65, 35, 5])
+        let reads = try CLI.run(["bench", "reads", "--db", db.path, "--rounds", "2", "--format", "json"])
+        #expect(reads.status == 0)
+        let result = try JSONDecoder().decode(ReadBenchmark.Result.self, from: reads.stdout)
+        #expect(result.records == 90 && result.scanRecordsPerSecond > 0)
+    }
+}

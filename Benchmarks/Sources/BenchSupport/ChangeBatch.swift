@@ -1,5 +1,6 @@
 import Foundation
 import TweetieDB
+import TweetieSync
 import GRDB
 
 /// One commit's worth of changes for the notification suite: inserts, updates that move rows
@@ -17,7 +18,7 @@ public struct ChangeBatch: Sendable {
     /// ```swift
     /// print(batch.upserts.count)
     /// ```
-    public var upserts: [BenchTweet]
+    public var upserts: [Tweet]
     /// Ids deleted.
     ///
     /// ```swift
@@ -40,10 +41,9 @@ public struct ChangeBatch: Sendable {
         let inserts = k * 2 / 5
         let updates = k * 2 / 5
         let deletes = k - inserts - updates
-        let span = Int64(max(1, live.nextID)) * 7000
-        func randomDate() -> Date {
-            TweetGenerator.date(milliseconds: Int64(TweetGenerator.epoch * 1000) + Int64(rng.next() % UInt64(span)))
-        }
+        // Anywhere on the timeline so far, in whole seconds.
+        let span = UInt64(max(1, live.nextID)) * UInt64(TweetGenerator.spacing)
+        func randomDate() -> Date { TweetGenerator.date(seconds: Int64(rng.next() % span)) }
         var batch = ChangeBatch(upserts: [], deletes: [], insertCount: inserts)
         var touched: Set<Int64> = []
         for _ in 0..<updates {
@@ -79,7 +79,7 @@ public struct ChangeBatch: Sendable {
     public func apply(to store: Store) throws {
         try store.write { tx in
             try tx.add(contentsOf: upserts, update: .all)
-            for id in deletes { try tx.delete(BenchTweet.self, key: id) }
+            for id in deletes { try tx.delete(Tweet.self, key: id) }
         }
     }
 
@@ -101,7 +101,7 @@ public struct ChangeBatch: Sendable {
 ///
 /// ```swift
 /// var live = LiveIDs(count: 100)
-/// let fresh = live.insertNew() // 100
+/// let fresh = live.insertNew() // 101
 /// ```
 public struct LiveIDs: Sendable {
     private var ids: [Int64]
@@ -113,15 +113,15 @@ public struct LiveIDs: Sendable {
     /// ```
     public private(set) var nextID: Int64
 
-    /// The ids `0..<count`.
+    /// The ids `1...count` (the ids `TweetieFixture.fill(count:)` stores).
     ///
     /// ```swift
     /// var live = LiveIDs(count: 10_000)
     /// ```
     public init(count: Int) {
-        ids = (0..<Int64(count)).map { $0 }
+        ids = (1..<Int64(count + 1)).map { $0 }
         positions = Dictionary(uniqueKeysWithValues: ids.enumerated().map { ($1, $0) })
-        nextID = Int64(count)
+        nextID = Int64(count + 1)
     }
 
     /// How many ids are live.

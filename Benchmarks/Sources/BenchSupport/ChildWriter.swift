@@ -1,5 +1,6 @@
 import Foundation
 import TweetieDB
+import TweetieSync
 
 /// The writer process of the cross-process suite.
 ///
@@ -48,7 +49,7 @@ public final class ChildWriter: @unchecked Sendable {
     /// ```
     public static func run(storePath path: String) -> Int32 {
         do {
-            let store = try Store.open(at: path, configuration: TweetieFixture.configuration(durability: .full), collections: [BenchTweet.self])
+            let store = try Store.open(at: path, configuration: TweetieFixture.configuration(durability: .full), collections: [Tweet.self])
             defer { store.close() }
             let generator = TweetGenerator()
             var id = firstID

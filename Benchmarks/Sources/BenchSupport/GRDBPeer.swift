@@ -1,8 +1,10 @@
 import Foundation
 import GRDB
+import TweetieSync
 
-/// The SQLite peer: a GRDB `DatabasePool` (WAL) holding table `tweets` with the same two indexes
-/// as ``BenchTweet`` (`created DESC`; `username, created DESC`).
+/// The SQLite peer: a GRDB `DatabasePool` (WAL) holding table `tweets` with every field of
+/// TweetieSync's `Tweet` and the same two indexes (`created DESC`; `lower(username), created DESC`).
+/// Rows map to `Tweet` by column position (see `GRDBPeer+Rows.swift`).
 ///
 /// ```swift
 /// let peer = try GRDBPeer(synchronous: .full)
@@ -25,7 +27,7 @@ public final class GRDBPeer: @unchecked Sendable {
     /// The database pool.
     ///
     /// ```swift
-    /// try peer.pool.read { db in try BenchTweet.fetchCount(db) }
+    /// try peer.pool.read { db in try GRDBPeer.timeline(db) }
     /// ```
     public let pool: DatabasePool
     /// The directory holding the database files (removed by ``close()``).
@@ -35,8 +37,8 @@ public final class GRDBPeer: @unchecked Sendable {
     /// ```
     public let directory: String
 
-    static let upsertSQL = "INSERT INTO tweets (\(BenchTweet.columnNames.joined(separator: ", "))) VALUES (\(Array(repeating: "?", count: BenchTweet.columnNames.count).joined(separator: ", "))) ON CONFLICT(id) DO UPDATE SET "
-        + BenchTweet.columnNames.dropFirst().map { "\($0) = excluded.\($0)" }.joined(separator: ", ")
+    static let upsertSQL = "INSERT INTO tweets (\(columnNames.joined(separator: ", "))) VALUES (\(Array(repeating: "?", count: columnNames.count).joined(separator: ", "))) ON CONFLICT(id) DO UPDATE SET "
+        + columnNames.dropFirst().map { "\($0) = excluded.\($0)" }.joined(separator: ", ")
 
     /// Creates a fresh database in a new temporary directory, WAL mode, the given `synchronous`.
     ///
@@ -59,9 +61,10 @@ public final class GRDBPeer: @unchecked Sendable {
                 CREATE TABLE tweets (
                     id INTEGER PRIMARY KEY, text TEXT NOT NULL, name TEXT NOT NULL, username TEXT NOT NULL,
                     authorId INTEGER NOT NULL, created REAL NOT NULL, imageURL TEXT NOT NULL,
-                    retweetCount INTEGER NOT NULL, favoriteCount INTEGER NOT NULL);
+                    retweetCount INTEGER NOT NULL, favoriteCount INTEGER NOT NULL,
+                    inReplyToId INTEGER, isRetweet INTEGER NOT NULL, lang TEXT, lists TEXT NOT NULL);
                 CREATE INDEX tweets_created ON tweets(created DESC);
-                CREATE INDEX tweets_author ON tweets(username, created DESC);
+                CREATE INDEX tweets_author ON tweets(lower(username), created DESC);
                 """)
         }
     }
@@ -81,7 +84,7 @@ public final class GRDBPeer: @unchecked Sendable {
     /// ```swift
     /// try peer.upsert(tweets)
     /// ```
-    public func upsert(_ tweets: some Sequence<BenchTweet>) throws {
+    public func upsert(_ tweets: some Sequence<Tweet>) throws {
         try pool.write { db in try Self.upsert(tweets, in: db) }
     }
 
@@ -90,9 +93,9 @@ public final class GRDBPeer: @unchecked Sendable {
     /// ```swift
     /// try peer.pool.write { db in try GRDBPeer.upsert(tweets, in: db) }
     /// ```
-    public static func upsert(_ tweets: some Sequence<BenchTweet>, in db: Database) throws {
+    public static func upsert(_ tweets: some Sequence<Tweet>, in db: Database) throws {
         let statement = try db.cachedStatement(sql: upsertSQL)
-        for tweet in tweets { try statement.execute(arguments: tweet.statementArguments) }
+        for tweet in tweets { try statement.execute(arguments: arguments(of: tweet)) }
     }
 
     /// `SELECT * FROM tweets ORDER BY created DESC LIMIT 50`, decoded.
@@ -100,8 +103,8 @@ public final class GRDBPeer: @unchecked Sendable {
     /// ```swift
     /// let page = try peer.firstPage()
     /// ```
-    public func firstPage(limit: Int = 50) throws -> [BenchTweet] {
-        try pool.read { db in try BenchTweet.fetchAll(db, sql: "SELECT * FROM tweets ORDER BY created DESC LIMIT ?", arguments: [limit]) }
+    public func firstPage(limit: Int = 50) throws -> [Tweet] {
+        try pool.read { db in try Self.tweets(db, sql: "SELECT * FROM tweets ORDER BY created DESC LIMIT ?", arguments: [limit]) }
     }
 
     /// Every row `ORDER BY created DESC`, decoded.
@@ -109,7 +112,7 @@ public final class GRDBPeer: @unchecked Sendable {
     /// ```swift
     /// let all = try peer.timeline()
     /// ```
-    public func timeline() throws -> [BenchTweet] {
+    public func timeline() throws -> [Tweet] {
         try pool.read { db in try Self.timeline(db) }
     }
 
@@ -118,8 +121,8 @@ public final class GRDBPeer: @unchecked Sendable {
     /// ```swift
     /// let observation = ValueObservation.tracking(GRDBPeer.timeline)
     /// ```
-    @Sendable public static func timeline(_ db: Database) throws -> [BenchTweet] {
-        try BenchTweet.fetchAll(db, sql: "SELECT * FROM tweets ORDER BY created DESC")
+    @Sendable public static func timeline(_ db: Database) throws -> [Tweet] {
+        try tweets(db, sql: "SELECT * FROM tweets ORDER BY created DESC")
     }
 
     /// The number of rows.
@@ -127,5 +130,5 @@ public final class GRDBPeer: @unchecked Sendable {
     /// ```swift
     /// print(try peer.count())
     /// ```
-    public func count() throws -> Int { try pool.read { db in try BenchTweet.fetchCount(db) } }
+    public func count() throws -> Int { try pool.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM tweets") ?? 0 } }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import TweetieDB
+import TweetieSync
 import RawLMDB
 
 /// The measurements shared by `BenchCompare` and the package-benchmark suites.
@@ -14,13 +15,13 @@ public enum Suites {
     /// ```swift
     /// store.observe(Suites.timeline)
     /// ```
-    public static let timeline = Query<BenchTweet>().sorted(byIndex: "created")
+    public static let timeline = Query<Tweet>().sorted(byIndex: "created")
     /// The first page of the timeline.
     ///
     /// ```swift
     /// try store.read { try $0.fetch(Suites.firstPage) }
     /// ```
-    public static let firstPage = Query<BenchTweet>().sorted(byIndex: "created").limit(50)
+    public static let firstPage = Query<Tweet>().sorted(byIndex: "created").limit(50)
 
     /// Runs `body` `repetitions` times (after `warmup` untimed runs) and returns the durations.
     ///
@@ -62,7 +63,7 @@ public enum Suites {
     /// let result = try Suites.bulkUpsert(n: 100_000, repetitions: 3)
     /// ```
     public static func bulkUpsert(n: Int, repetitions: Int) throws -> BulkResult {
-        let tweets = TweetGenerator().tweets(0..<Int64(n))
+        let tweets = TweetGenerator().tweets(1..<Int64(n + 1))
         let (keys, values) = try encodedPairs(tweets)
         var tweetie: [UInt64] = [], grdb: [UInt64] = [], raw: [UInt64] = []
         for _ in 0..<repetitions {
@@ -78,7 +79,7 @@ public enum Suites {
     /// ```swift
     /// let (keys, values) = try Suites.encodedPairs(tweets)
     /// ```
-    public static func encodedPairs(_ tweets: [BenchTweet]) throws -> ([[UInt8]], [[UInt8]]) {
+    public static func encodedPairs(_ tweets: [Tweet]) throws -> ([[UInt8]], [[UInt8]]) {
         let encoder = RecordEncoder()
         let keys = tweets.map { tweet in withUnsafeBytes(of: UInt64(bitPattern: tweet.id).bigEndian) { Array($0) } }
         let values = try tweets.map { try encoder.encode($0) }
@@ -90,7 +91,7 @@ public enum Suites {
     /// ```swift
     /// let ns = try Suites.tweetieBulk(tweets)
     /// ```
-    public static func tweetieBulk(_ tweets: [BenchTweet]) throws -> UInt64 {
+    public static func tweetieBulk(_ tweets: [Tweet]) throws -> UInt64 {
         let fixture = try TweetieFixture(durability: .full)
         defer { fixture.close() }
         let (_, ns) = try Nanoseconds.time { try fixture.store.write { tx in try tx.add(contentsOf: tweets, update: .all) } }
@@ -102,7 +103,7 @@ public enum Suites {
     /// ```swift
     /// let ns = try Suites.grdbBulk(tweets)
     /// ```
-    public static func grdbBulk(_ tweets: [BenchTweet]) throws -> UInt64 {
+    public static func grdbBulk(_ tweets: [Tweet]) throws -> UInt64 {
         let peer = try GRDBPeer(synchronous: .full)
         defer { peer.close() }
         let (_, ns) = try Nanoseconds.time { try peer.upsert(tweets) }
@@ -133,7 +134,7 @@ public enum Suites {
         let fixture = try TweetieFixture(durability: durability)
         defer { fixture.close() }
         try fixture.fill(count: preload)
-        var id = Int64(preload)
+        var id = Int64(preload + 1)
         return try measure(repetitions: commits, warmup: 3) {
             let tweet = fixture.generator.tweet(id: id)
             id += 1
@@ -150,8 +151,8 @@ public enum Suites {
         let peer = try GRDBPeer(synchronous: synchronous)
         defer { peer.close() }
         let generator = TweetGenerator()
-        try peer.upsert(generator.tweets(0..<Int64(preload)))
-        var id = Int64(preload)
+        try fill(peer, count: preload)
+        var id = Int64(preload + 1)
         return try measure(repetitions: commits, warmup: 3) {
             let tweet = generator.tweet(id: id)
             id += 1
@@ -269,18 +270,14 @@ public enum Suites {
     /// let count = try Suites.tweetieExport(store: fixture.store, to: "/tmp/tweets.ndjson")
     /// ```
     public static func tweetieExport(store: Store, to path: String) throws -> Int {
-        let writer = try LineWriter(path: path)
-        let encoder = JSONEncoder()
-        var count = 0
-        try store.read { tx in
-            try tx.forEach(Query<BenchTweet>()) { tweet in
-                writer.append(try encoder.encode(tweet))
-                count += 1
-                return true
+        try writeJSONLines(to: path) { emit in
+            try store.read { tx in
+                try tx.forEach(Query<Tweet>()) { tweet in
+                    try emit(tweet)
+                    return true
+                }
             }
         }
-        try writer.close()
-        return count
     }
 
     /// Reads an NDJSON file, decodes each line and adds it, in one transaction; returns the count.
@@ -290,15 +287,43 @@ public enum Suites {
     /// ```
     public static func tweetieImport(from path: String, into store: Store) throws -> Int {
         let data = try Data(contentsOf: URL(fileURLWithPath: path))
-        let decoder = JSONDecoder()
         return try store.write { tx in
-            var count = 0
-            try LineWriter.forEachLine(in: data) { line in
-                try tx.add(try decoder.decode(BenchTweet.self, from: line), update: .all)
-                count += 1
-            }
-            return count
+            try forEachJSONLine(in: data) { tweet in try tx.add(tweet, update: .all) }
         }
+    }
+
+    /// Creates the file at `path` and writes one `JSONEncoder` line for each tweet `produce` passes
+    /// to its `emit` argument; returns how many were written. Both exports (TweetieDB and GRDB) use it.
+    ///
+    /// ```swift
+    /// let count = try Suites.writeJSONLines(to: path) { emit in for tweet in tweets { try emit(tweet) } }
+    /// ```
+    public static func writeJSONLines(to path: String, _ produce: (_ emit: (Tweet) throws -> Void) throws -> Void) throws -> Int {
+        let writer = try LineWriter(path: path)
+        let encoder = JSONEncoder()
+        var count = 0
+        try produce { tweet in
+            writer.append(try encoder.encode(tweet))
+            count += 1
+        }
+        try writer.close()
+        return count
+    }
+
+    /// Decodes each non-empty line of `data` as a tweet (one `JSONDecoder.decode` per line) and
+    /// passes it to `body`; returns how many lines were decoded. Both plain imports use it.
+    ///
+    /// ```swift
+    /// let count = try Suites.forEachJSONLine(in: data) { tweet in print(tweet.id) }
+    /// ```
+    public static func forEachJSONLine(in data: Data, _ body: (Tweet) throws -> Void) throws -> Int {
+        let decoder = JSONDecoder()
+        var count = 0
+        try LineWriter.forEachLine(in: data) { line in
+            try body(try decoder.decode(Tweet.self, from: line))
+            count += 1
+        }
+        return count
     }
 
     /// Exports with the store's own `exportNDJSON` (a header line, then one line per record) to
@@ -340,19 +365,9 @@ public enum Suites {
     /// let count = try Suites.grdbExport(peer: peer, to: "/tmp/tweets.ndjson")
     /// ```
     public static func grdbExport(peer: GRDBPeer, to path: String) throws -> Int {
-        let writer = try LineWriter(path: path)
-        let encoder = JSONEncoder()
-        let count = try peer.pool.read { db in
-            var count = 0
-            let cursor = try BenchTweet.fetchCursor(db, sql: "SELECT * FROM tweets")
-            while let tweet = try cursor.next() {
-                writer.append(try encoder.encode(tweet))
-                count += 1
-            }
-            return count
+        try writeJSONLines(to: path) { emit in
+            _ = try peer.pool.read { db in try GRDBPeer.forEachTweet(db, sql: "SELECT * FROM tweets", emit) }
         }
-        try writer.close()
-        return count
     }
 
     /// GRDB import: decode each line and upsert it with the prepared statement, in one transaction.
@@ -362,19 +377,13 @@ public enum Suites {
     /// ```
     public static func grdbImport(from path: String, into peer: GRDBPeer) throws -> Int {
         let data = try Data(contentsOf: URL(fileURLWithPath: path))
-        let decoder = JSONDecoder()
         return try peer.pool.write { db in
-            var count = 0
             let statement = try db.cachedStatement(sql: GRDBPeer.upsertSQL)
-            try LineWriter.forEachLine(in: data) { line in
-                try statement.execute(arguments: try decoder.decode(BenchTweet.self, from: line).statementArguments)
-                count += 1
-            }
-            return count
+            return try forEachJSONLine(in: data) { tweet in try statement.execute(arguments: GRDBPeer.arguments(of: tweet)) }
         }
     }
 
-    /// Fills the GRDB peer with tweets `0..<count` in transactions of `batch`.
+    /// Fills the GRDB peer with tweets `1...count` in transactions of `batch`.
     ///
     /// ```swift
     /// try Suites.fill(peer, count: 100_000)
@@ -384,7 +393,7 @@ public enum Suites {
         var start = 0
         while start < count {
             let end = min(count, start + batch)
-            try peer.upsert(generator.tweets(Int64(start)..<Int64(end)))
+            try peer.upsert(generator.tweets(Int64(start + 1)..<Int64(end + 1)))
             start = end
         }
     }

@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import Synchronization
 import TweetieDB
+import TweetieSync
 
 /// What an observer hands to the measuring code after a change.
 ///
@@ -40,7 +41,7 @@ public struct Delivery: Sendable {
 /// ``Delivery`` for each non-initial element.
 ///
 /// ```swift
-/// let observer = try await TweetieTimelineObserver.start(store: store, query: Query<BenchTweet>().sorted(byIndex: "created"))
+/// let observer = try await TweetieTimelineObserver.start(store: store, query: Query<Tweet>().sorted(byIndex: "created"))
 /// try batch.apply(to: store)
 /// let delivery = try await observer.mailbox.take(timeout: 30)
 /// observer.stop()
@@ -63,7 +64,7 @@ public final class TweetieTimelineObserver: Sendable {
     /// ```swift
     /// let observer = try await TweetieTimelineObserver.start(store: store, query: query)
     /// ```
-    public static func start(store: Store, query: Query<BenchTweet>, readStamps: Bool = false,
+    public static func start(store: Store, query: Query<Tweet>, readStamps: Bool = false,
                              initialTimeout: Double = 600) async throws -> TweetieTimelineObserver {
         let observer = TweetieTimelineObserver()
         let ready = Mailbox<Int>()
@@ -153,7 +154,7 @@ public final class GRDBTimelineObserver: @unchecked Sendable {
         return observer
     }
 
-    private func receive(_ tweets: [BenchTweet], ready: Mailbox<Int>) {
+    private func receive(_ tweets: [Tweet], ready: Mailbox<Int>) {
         let ids = tweets.map(\.id)
         guard let previous else {
             self.previous = ids

@@ -1,7 +1,8 @@
 import Foundation
 import TweetieDB
+import TweetieSync
 
-/// A TweetieDB store of ``BenchTweet`` in a fresh temporary directory, removed by ``close()``.
+/// A TweetieDB store of TweetieSync's `Tweet` in a fresh temporary directory, removed by ``close()``.
 ///
 /// The map starts at 16 GiB (a sparse file: it costs nothing) so no measured write pays for
 /// the store's automatic map growth, which re-runs the transaction body.
@@ -15,7 +16,7 @@ public final class TweetieFixture: @unchecked Sendable {
     /// The store.
     ///
     /// ```swift
-    /// try fixture.store.read { try $0.count(BenchTweet.self) }
+    /// try fixture.store.read { try $0.count(Tweet.self) }
     /// ```
     public let store: Store
     /// The directory of the store.
@@ -51,10 +52,10 @@ public final class TweetieFixture: @unchecked Sendable {
     public init(durability: Durability = .full, path: String? = nil, seed: UInt64 = 0x5EED) throws {
         self.path = path ?? TemporaryPath.make("tweetie")
         generator = TweetGenerator(seed: seed)
-        store = try Store.open(at: self.path, configuration: Self.configuration(durability: durability), collections: [BenchTweet.self])
+        store = try Store.open(at: self.path, configuration: Self.configuration(durability: durability), collections: [Tweet.self])
     }
 
-    /// Adds the tweets with ids `0..<count` in transactions of at most `batch` records.
+    /// Adds the tweets with ids `1...count` in transactions of at most `batch` records.
     ///
     /// ```swift
     /// try fixture.fill(count: 1_000_000)
@@ -63,7 +64,7 @@ public final class TweetieFixture: @unchecked Sendable {
         var start = 0
         while start < count {
             let end = min(count, start + batch)
-            let tweets = generator.tweets(Int64(start)..<Int64(end))
+            let tweets = generator.tweets(Int64(start + 1)..<Int64(end + 1))
             try store.write { tx in try tx.add(contentsOf: tweets, update: .all) }
             start = end
         }

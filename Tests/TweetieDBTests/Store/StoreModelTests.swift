@@ -133,6 +133,11 @@ struct StoreModelTests {
             let got = try store.read { try $0.fetch(query) }.map(\.id)
             let want = model.expected(author, sort: sort, offset: offset, limit: limit, predicate: usePredicate ? { $0.likes == likes } : nil)
             #expect(got == want, "round \(round): author \(author ?? "-") sort \(sort) offset \(offset) limit \(String(describing: limit))")
+            // The lazy sequence gives the same records, and stops early when asked.
+            let lazy = try store.read { tx in Array(try tx.records(query)).map(\.id) }
+            #expect(lazy == want, "round \(round): lazy sequence")
+            let firstTwo = try store.read { tx in Array(try tx.records(query).prefix(2)).map(\.id) }
+            #expect(firstTwo == Array(want.prefix(2)))
         }
         let report = try store.verify()
         #expect(report.problems.isEmpty)
