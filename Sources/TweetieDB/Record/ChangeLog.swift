@@ -86,9 +86,10 @@ enum ChangeLog {
     /// new sequence number, or `nil` when there was nothing to log.
     static func append(_ changes: TransactionChanges, maxListed: Int, retention: Int,
                        in tx: WriteTransaction, log: Database, meta: Database) throws -> UInt64? {
-        guard !changes.isEmpty else { return nil }
+        let net = changes.netChanges()
+        guard !net.isEmpty else { return nil }
         let sequence = try lastSequence(in: tx, meta: meta) + 1
-        try tx.put(key(sequence), encode(changes, maxListed: maxListed), in: log)
+        try tx.put(key(sequence), encode(net, maxListed: maxListed), in: log)
         try tx.put(lastSequenceKey, key(sequence), in: meta)
         // Prune: keep `retention` entries. In steady state this deletes one entry per commit.
         if sequence > UInt64(retention) {
@@ -104,13 +105,16 @@ enum ChangeLog {
         return sequence
     }
 
-    static func encode(_ changes: TransactionChanges, maxListed: Int) -> [UInt8] {
+    /// Encodes the net changes of one transaction (keys in no particular order: observers treat
+    /// them as a set).
+    static func encode(_ net: [String: [(key: [UInt8], kind: ChangeKind)]], maxListed: Int) -> [UInt8] {
         var out: [UInt8] = [formatVersion]
-        let names = changes.collectionNames
-        let total = changes.count
+        let names = net.keys.sorted()
+        let total = net.values.reduce(0) { $0 + $1.count }
+        out.reserveCapacity(total <= maxListed ? 16 + total * 12 : 64)
         out.appendVarint(UInt64(names.count))
         for name in names {
-            let entries = changes.changes(in: name).sorted { EncodedKey.compare($0.key, $1.key) < 0 }
+            let entries = net[name]!
             out.appendVarint(UInt64(name.utf8.count))
             out.append(contentsOf: name.utf8)
             if total > maxListed {

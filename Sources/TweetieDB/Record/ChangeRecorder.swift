@@ -61,12 +61,8 @@ public struct TransactionChanges: Sendable, Hashable {
     }
 
     private mutating func update(_ collection: String, _ key: [UInt8], first: Entry, _ change: (inout Entry) -> Void) {
-        if var entry = collections[collection]?[key] {
-            change(&entry)
-            collections[collection]![key] = entry
-        } else {
-            collections[collection, default: [:]][key] = first
-        }
+        // One hash of the collection name and one of the key, both updated in place.
+        collections[collection, default: [:]].update(key, first: first, change)
     }
 
     /// The net change of each touched key of `collection` (keys with no net change are omitted).
@@ -86,6 +82,20 @@ public struct TransactionChanges: Sendable, Hashable {
     /// ```
     public func keys(of collection: String, kind: ChangeKind) -> Set<[UInt8]> {
         Set(changes(in: collection).filter { $0.kind == kind }.map(\.key))
+    }
+
+    /// Every collection's net changes, computed in one pass.
+    func netChanges() -> [String: [(key: [UInt8], kind: ChangeKind)]] {
+        var result: [String: [(key: [UInt8], kind: ChangeKind)]] = [:]
+        for (collection, entries) in collections {
+            var list: [(key: [UInt8], kind: ChangeKind)] = []
+            list.reserveCapacity(entries.count)
+            for (key, entry) in entries {
+                if let kind = entry.kind { list.append((key, kind)) }
+            }
+            if !list.isEmpty { result[collection] = list }
+        }
+        return result
     }
 
     /// The names of the collections with at least one net change.
@@ -119,6 +129,18 @@ extension TransactionChanges.Entry {
         case (true, false): .deleted
         case (true, true): rewritten ? .modified : nil
         case (false, false): nil
+        }
+    }
+}
+
+extension Dictionary where Key == [UInt8], Value == TransactionChanges.Entry {
+    /// Applies `change` to the entry of `key` in place, or stores `first` when there is none.
+    @inline(__always)
+    mutating func update(_ key: [UInt8], first: Value, _ change: (inout Value) -> Void) {
+        if let index = index(forKey: key) {
+            change(&values[index])
+        } else {
+            self[key] = first
         }
     }
 }
