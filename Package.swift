@@ -39,10 +39,22 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        .executableTarget(
+            name: "tweetie-torture",
+            dependencies: [
+                "TweetieDB",
+                "TweetieSync",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
         .testTarget(name: "TweetieDBTests", dependencies: ["TweetieDB"]),
         .testTarget(
             name: "TweetieCLITests",
             dependencies: ["TweetieSync", "tweetie-db"]
+        ),
+        .testTarget(
+            name: "TweetieTortureTests",
+            dependencies: ["tweetie-torture", "tweetie-db"]
         ),
         .testTarget(
             name: "TweetieSyncTests",

@@ -65,36 +65,37 @@ let benchmarks: @Sendable () -> Void = {
     } setup: { try await prepareBulk() }
 
     // 2. Small durable commits (one iteration = one one-record transaction).
-    for durability in Durability.allCases {
-        let fixture = Box<TweetieFixture>()
+    typealias CommitTarget = (commit: @Sendable (Tweet) throws -> Void, close: @Sendable () -> Void)
+    let preload = 10_000
+    /// Registers one small-commit benchmark: `open` (setup) builds a store holding tweets
+    /// `1...preload` and returns how to commit one tweet and how to close the store (teardown).
+    func smallCommitBenchmark(_ name: String, open: @escaping @Sendable () throws -> CommitTarget) {
+        let target = Box<CommitTarget>()
         let nextID = Box<Int64>()
-        Benchmark("Small commit/TweetieDB .\(durability.rawValue)", configuration: .init(metrics: metrics, maxDuration: .seconds(10), maxIterations: 300)) { benchmark in
+        Benchmark(name, configuration: .init(metrics: metrics, maxDuration: .seconds(10), maxIterations: 300)) { benchmark in
             for _ in benchmark.scaledIterations {
                 let id = nextID.unwrapped
                 nextID.value = id + 1
-                let tweet = generator.tweet(id: id)
-                try fixture.unwrapped.store.write { tx in try tx.add(tweet, update: .all) }
+                try target.unwrapped.commit(generator.tweet(id: id))
             }
         } setup: {
-            fixture.value = try TweetieFixture(durability: durability)
-            try fixture.unwrapped.fill(count: 10_000)
-            nextID.value = 10_001
-        } teardown: { fixture.value?.close() }
+            target.value = try open()
+            nextID.value = Int64(preload + 1)
+        } teardown: { target.value?.close() }
+    }
+    for durability in Durability.allCases {
+        smallCommitBenchmark("Small commit/TweetieDB .\(durability.rawValue)") {
+            let fixture = try TweetieFixture(durability: durability)
+            try fixture.fill(count: preload)
+            return (commit: { tweet in try fixture.store.write { tx in try tx.add(tweet, update: .all) } }, close: { fixture.close() })
+        }
     }
     for sync in GRDBPeer.Synchronous.allCases {
-        let peer = Box<GRDBPeer>()
-        let nextID = Box<Int64>()
-        Benchmark("Small commit/GRDB WAL synchronous=\(sync.rawValue)", configuration: .init(metrics: metrics, maxDuration: .seconds(10), maxIterations: 300)) { benchmark in
-            for _ in benchmark.scaledIterations {
-                let id = nextID.unwrapped
-                nextID.value = id + 1
-                try peer.unwrapped.upsert(CollectionOfOne(generator.tweet(id: id)))
-            }
-        } setup: {
-            peer.value = try GRDBPeer(synchronous: sync)
-            try Suites.fill(peer.unwrapped, count: 10_000)
-            nextID.value = 10_001
-        } teardown: { peer.value?.close() }
+        smallCommitBenchmark("Small commit/GRDB WAL synchronous=\(sync.rawValue)") {
+            let peer = try GRDBPeer(synchronous: sync)
+            try Suites.fill(peer, count: preload)
+            return (commit: { tweet in try peer.upsert(CollectionOfOne(tweet)) }, close: { peer.close() })
+        }
     }
 
     // 3. Reads and 4. change notification, per size.
@@ -132,46 +133,48 @@ let benchmarks: @Sendable () -> Void = {
         } setup: { try await makeGRDB() } teardown: { try await closeAll() }
 
         // One iteration = commit 100 changes, wait for the changeset.
-        let tweetieObserver = Box<TweetieTimelineObserver>()
         let live = Box<LiveIDs>()
         let rng = Box<SplitMix64>()
-        Benchmark("Notification k=100/TweetieDB observe n=\(label)", configuration: .init(metrics: metrics, maxDuration: .seconds(20), maxIterations: 30)) { benchmark in
-            for _ in benchmark.scaledIterations {
-                var ids = live.unwrapped, random = rng.unwrapped
-                let batch = ChangeBatch.make(k: 100, live: &ids, generator: generator, rng: &random)
-                live.value = ids; rng.value = random
-                benchmark.startMeasurement()
-                try batch.apply(to: tweetie.unwrapped.store)
-                let delivery = try await tweetieObserver.unwrapped.mailbox.take(timeout: 60, waitingFor: "a changeset")
-                precondition(delivery.resultCount == ids.count, "TweetieDB delivered \(delivery.resultCount) rows, expected \(ids.count)")
-            }
-        } setup: {
+        /// Registers one notification benchmark: `start` (setup, after the live ids are reset)
+        /// builds the store and its observer, `apply` commits a batch, `mailbox` is where the
+        /// observer delivers, `stop` (teardown) ends the observer and closes the stores.
+        func notificationBenchmark(_ name: String, start: @escaping @Sendable () async throws -> Void,
+                                   apply: @escaping @Sendable (ChangeBatch) throws -> Void,
+                                   mailbox: @escaping @Sendable () -> Mailbox<Delivery>,
+                                   stop: @escaping @Sendable () async throws -> Void) {
+            Benchmark(name, configuration: .init(metrics: metrics, maxDuration: .seconds(20), maxIterations: 30)) { benchmark in
+                for _ in benchmark.scaledIterations {
+                    var ids = live.unwrapped, random = rng.unwrapped
+                    let batch = ChangeBatch.make(k: 100, live: &ids, generator: generator, rng: &random)
+                    live.value = ids; rng.value = random
+                    benchmark.startMeasurement()
+                    try apply(batch)
+                    let delivery = try await mailbox().take(timeout: 120, waitingFor: "\(name): a changeset")
+                    precondition(delivery.resultCount == ids.count, "\(name) delivered \(delivery.resultCount) rows, expected \(ids.count)")
+                }
+            } setup: {
+                live.value = LiveIDs(count: n); rng.value = SplitMix64(seed: 99)
+                try await start()
+            } teardown: { try await stop() }
+        }
+        let tweetieObserver = Box<TweetieTimelineObserver>()
+        notificationBenchmark("Notification k=100/TweetieDB observe n=\(label)", start: {
             try await makeTweetie()
-            live.value = LiveIDs(count: n); rng.value = SplitMix64(seed: 99)
             tweetieObserver.value = try await TweetieTimelineObserver.start(store: tweetie.unwrapped.store, query: Suites.timeline)
-        } teardown: {
+        }, apply: { batch in try batch.apply(to: tweetie.unwrapped.store) },
+        mailbox: { tweetieObserver.unwrapped.mailbox }, stop: {
             tweetieObserver.value?.stop(); tweetieObserver.value = nil
             try await closeAll()
-        }
+        })
         let grdbObserver = Box<GRDBTimelineObserver>()
-        Benchmark("Notification k=100/GRDB ValueObservation + difference n=\(label)", configuration: .init(metrics: metrics, maxDuration: .seconds(20), maxIterations: 30)) { benchmark in
-            for _ in benchmark.scaledIterations {
-                var ids = live.unwrapped, random = rng.unwrapped
-                let batch = ChangeBatch.make(k: 100, live: &ids, generator: generator, rng: &random)
-                live.value = ids; rng.value = random
-                benchmark.startMeasurement()
-                try batch.apply(to: grdb.unwrapped)
-                let delivery = try await grdbObserver.unwrapped.mailbox.take(timeout: 120, waitingFor: "a GRDB value")
-                precondition(delivery.resultCount == ids.count, "GRDB delivered \(delivery.resultCount) rows, expected \(ids.count)")
-            }
-        } setup: {
+        notificationBenchmark("Notification k=100/GRDB ValueObservation + difference n=\(label)", start: {
             try await makeGRDB()
-            live.value = LiveIDs(count: n); rng.value = SplitMix64(seed: 99)
             grdbObserver.value = try await GRDBTimelineObserver.start(peer: grdb.unwrapped)
-        } teardown: {
+        }, apply: { batch in try batch.apply(to: grdb.unwrapped) },
+        mailbox: { grdbObserver.unwrapped.mailbox }, stop: {
             grdbObserver.value?.stop(); grdbObserver.value = nil
             try await closeAll()
-        }
+        })
     }
 
     // 5. Cross-process: one iteration = ask the child writer for a commit, wait for the changeset.

@@ -42,7 +42,7 @@ extension GRDBPeer {
     /// ```swift
     /// let page = try GRDBPeer.tweets(db, sql: "SELECT * FROM tweets LIMIT 50")
     /// ```
-    public static func tweets(_ db: Database, sql: String, arguments: StatementArguments = StatementArguments()) throws -> [Tweet] {
+    public static func tweets(_ db: GRDB.Database, sql: String, arguments: StatementArguments = StatementArguments()) throws -> [Tweet] {
         let cursor = try Row.fetchCursor(db, sql: sql, arguments: arguments)
         var tweets: [Tweet] = []
         while let row = try cursor.next() { tweets.append(try tweet(row)) }
@@ -54,7 +54,7 @@ extension GRDBPeer {
     /// ```swift
     /// let count = try GRDBPeer.forEachTweet(db, sql: "SELECT * FROM tweets") { print($0.id) }
     /// ```
-    public static func forEachTweet(_ db: Database, sql: String, _ body: (Tweet) throws -> Void) throws -> Int {
+    public static func forEachTweet(_ db: GRDB.Database, sql: String, _ body: (Tweet) throws -> Void) throws -> Int {
         let cursor = try Row.fetchCursor(db, sql: sql)
         var count = 0
         while let row = try cursor.next() {

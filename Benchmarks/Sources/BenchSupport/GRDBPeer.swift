@@ -48,7 +48,7 @@ public final class GRDBPeer: @unchecked Sendable {
     public init(synchronous: Synchronous = .full) throws {
         directory = TemporaryPath.make("grdb")
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        var configuration = Configuration()
+        var configuration = GRDB.Configuration()
         let level = synchronous.rawValue
         configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA synchronous = \(level)") }
         pool = try DatabasePool(path: directory + "/db.sqlite", configuration: configuration)
@@ -93,7 +93,7 @@ public final class GRDBPeer: @unchecked Sendable {
     /// ```swift
     /// try peer.pool.write { db in try GRDBPeer.upsert(tweets, in: db) }
     /// ```
-    public static func upsert(_ tweets: some Sequence<Tweet>, in db: Database) throws {
+    public static func upsert(_ tweets: some Sequence<Tweet>, in db: GRDB.Database) throws {
         let statement = try db.cachedStatement(sql: upsertSQL)
         for tweet in tweets { try statement.execute(arguments: arguments(of: tweet)) }
     }
@@ -121,7 +121,7 @@ public final class GRDBPeer: @unchecked Sendable {
     /// ```swift
     /// let observation = ValueObservation.tracking(GRDBPeer.timeline)
     /// ```
-    @Sendable public static func timeline(_ db: Database) throws -> [Tweet] {
+    @Sendable public static func timeline(_ db: GRDB.Database) throws -> [Tweet] {
         try tweets(db, sql: "SELECT * FROM tweets ORDER BY created DESC")
     }
 

@@ -172,20 +172,8 @@ public enum Suites {
     public static func tweetieNotification(store: Store, live: inout LiveIDs, commits: Int, k: Int = 100, seed: UInt64 = 99) async throws -> LatencyStats {
         let observer = try await TweetieTimelineObserver.start(store: store, query: timeline)
         defer { observer.stop() }
-        var rng = SplitMix64(seed: seed)
-        let generator = TweetGenerator()
-        var samples: [UInt64] = []
-        for _ in 0..<commits {
-            let batch = ChangeBatch.make(k: k, live: &live, generator: generator, rng: &rng)
-            let start = Nanoseconds.monotonic()
-            try batch.apply(to: store)
-            let delivery = try await observer.mailbox.take(timeout: 120, waitingFor: "a TweetieDB changeset")
-            guard delivery.resultCount == live.count else {
-                throw SuiteError("TweetieDB delivered \(delivery.resultCount) rows, the store holds \(live.count)")
-            }
-            samples.append(delivery.at - start)
-        }
-        return LatencyStats(samples)
+        return try await notificationLatencies(of: "TweetieDB", live: &live, commits: commits, k: k, seed: seed, timeout: 120,
+                                               mailbox: observer.mailbox) { batch in try batch.apply(to: store) }
     }
 
     /// The same for GRDB: a `ValueObservation` of the full sorted timeline plus `difference(from:)`.
@@ -196,16 +184,32 @@ public enum Suites {
     public static func grdbNotification(peer: GRDBPeer, live: inout LiveIDs, commits: Int, k: Int = 100, seed: UInt64 = 99) async throws -> LatencyStats {
         let observer = try await GRDBTimelineObserver.start(peer: peer)
         defer { observer.stop() }
+        return try await notificationLatencies(of: "GRDB", live: &live, commits: commits, k: k, seed: seed, timeout: 300,
+                                               mailbox: observer.mailbox) { batch in try batch.apply(to: peer) }
+    }
+
+    /// The loop both notification measurements share: `commits` times, draw a ``ChangeBatch`` of
+    /// `k` changes, `apply` it, wait (at most `timeout` s) for the delivery in `mailbox`, check its
+    /// row count against `live`, and keep the latency from just before `apply`.
+    ///
+    /// ```swift
+    /// let stats = try await Suites.notificationLatencies(of: "TweetieDB", live: &live, commits: 30, mailbox: observer.mailbox) {
+    ///     try $0.apply(to: store)
+    /// }
+    /// ```
+    public static func notificationLatencies(of name: String, live: inout LiveIDs, commits: Int, k: Int = 100, seed: UInt64 = 99,
+                                             timeout: Double = 120, mailbox: Mailbox<Delivery>,
+                                             apply: (ChangeBatch) throws -> Void) async throws -> LatencyStats {
         var rng = SplitMix64(seed: seed)
         let generator = TweetGenerator()
         var samples: [UInt64] = []
         for _ in 0..<commits {
             let batch = ChangeBatch.make(k: k, live: &live, generator: generator, rng: &rng)
             let start = Nanoseconds.monotonic()
-            try batch.apply(to: peer)
-            let delivery = try await observer.mailbox.take(timeout: 300, waitingFor: "a GRDB observation value")
+            try apply(batch)
+            let delivery = try await mailbox.take(timeout: timeout, waitingFor: "a \(name) changeset")
             guard delivery.resultCount == live.count else {
-                throw SuiteError("GRDB delivered \(delivery.resultCount) rows, the table holds \(live.count)")
+                throw SuiteError("\(name) delivered \(delivery.resultCount) rows, the store holds \(live.count)")
             }
             samples.append(delivery.at - start)
         }

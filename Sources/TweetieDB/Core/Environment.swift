@@ -454,7 +454,8 @@ public final class Environment: @unchecked Sendable {
         let raw = LMDB.info(handle)
         let pageSize = LMDB.pageSize(handle)
         return EnvironmentInfo(mapSize: raw.mapSize, pageSize: pageSize, lastPageNumber: raw.lastPage,
-                               lastTransactionID: raw.lastTransaction, maxReaders: raw.maxReaders, readersInUse: raw.readers)
+                               lastTransactionID: raw.lastTransaction, maxReaders: raw.maxReaders,
+                               readersInUse: LMDB.heldReaderSlots(handle))
     }
 
     /// The id of the last committed transaction, from any process. Cheap: it reads the lock file.
@@ -551,7 +552,10 @@ public struct EnvironmentInfo: Sendable, Hashable, Codable {
     /// print(info.maxReaders)
     /// ```
     public var maxReaders: Int
-    /// The number of reader slots in use (including stale slots of dead processes until cleared).
+    /// The number of reader slots held now, by all processes: live read transactions, plus stale
+    /// slots of dead processes until they are cleared (on open, by ``Environment/clearStaleReaders()``,
+    /// or when the slots run out). Counted with `mdb_reader_list`, not LMDB's `me_numreaders`,
+    /// which is a high-water mark that never goes down.
     ///
     /// ```swift
     /// print(info.readersInUse)

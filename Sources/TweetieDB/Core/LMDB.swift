@@ -80,10 +80,30 @@ enum LMDB {
         return (code, Int(dead))
     }
 
-    static func info(_ env: EnvironmentHandle) -> (mapSize: Int, lastPage: Int, lastTransaction: Int, maxReaders: Int, readers: Int) {
+    /// The map size, last page, last transaction and reader limit (`mdb_env_info`). Its
+    /// `me_numreaders` is left out on purpose: it is the high-water mark of slots ever used and
+    /// never goes down; ``heldReaderSlots(_:)`` counts the slots held now.
+    static func info(_ env: EnvironmentHandle) -> (mapSize: Int, lastPage: Int, lastTransaction: Int, maxReaders: Int) {
         var info = MDB_envinfo()
         _ = mdb_env_info(env, &info)
-        return (info.me_mapsize, info.me_last_pgno, info.me_last_txnid, Int(info.me_maxreaders), Int(info.me_numreaders))
+        return (info.me_mapsize, info.me_last_pgno, info.me_last_txnid, Int(info.me_maxreaders))
+    }
+
+    /// The reader slots whose owner pid is set: one line per slot from `mdb_reader_list`.
+    static func heldReaderSlots(_ env: EnvironmentHandle) -> Int {
+        var count = 0
+        _ = withUnsafeMutablePointer(to: &count) { counter in
+            mdb_reader_list(env, { message, context in
+                // Slot lines start with the owner's pid; the header and "(no active readers)" do not.
+                guard let message, let context else { return 0 }
+                let line = String(cString: message)
+                if let first = line.split(separator: " ").first, Int(first) != nil {
+                    context.assumingMemoryBound(to: Int.self).pointee += 1
+                }
+                return 0
+            }, counter)
+        }
+        return count
     }
 
     static func pageSize(_ env: EnvironmentHandle) -> Int {

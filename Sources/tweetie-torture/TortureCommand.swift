@@ -1,0 +1,11 @@
+import ArgumentParser
+
+/// `tweetie-torture`: reliability harnesses for TweetieDB — crash safety and multi-process stress.
+@main
+struct TortureCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "tweetie-torture",
+        abstract: "Crash-safety and multi-process stress harnesses for TweetieDB.",
+        discussion: "'crash' and 'stress' run the checks; 'writer', 'reader' and 'observer' are the processes they start.",
+        subcommands: [CrashCommand.self, StressCommand.self, WriterCommand.self, ReaderCommand.self, ObserverCommand.self])
+}

@@ -1,0 +1,70 @@
+import Foundation
+import Testing
+
+@Suite("tweetie-torture crash and stress (short versions)", .serialized)
+struct CrashSafetyTests {
+    static func temporaryPath(_ label: String) -> String {
+        FileManager.default.temporaryDirectory.appendingPathComponent("tweetie-torture-test-\(label)-\(UUID().uuidString)").path
+    }
+
+    @Test(arguments: ["full", "no-meta-sync", "no-sync"])
+    func killedWritersLoseNothingAcknowledged(durability: String) throws {
+        let db = Self.temporaryPath("crash")
+        defer { try? FileManager.default.removeItem(atPath: db) }
+        let result = try Torture.run(["crash", "--trials", "15", "--durability", durability, "--seed", "\(durability.count)",
+                                      "--db", db, "--fresh-every", "8", "--victim-percent", "30", "--format", "json"])
+        let summary = try JSONDecoder().decode(CrashSummary.self, from: result.stdout)
+        #expect(result.status == 0, "\(summary.failures.joined(separator: "\n")) \(result.stderr)")
+        #expect(summary.failures.isEmpty)
+        #expect(summary.trials == 15)
+        #expect(summary.writerKills == 15)  // every trial ends by killing its writer
+        #expect(summary.ackedTransactionsChecked > 0)
+        #expect(summary.readerKills + summary.feedKills + summary.observerKills > 0)
+    }
+
+    /// A writer that acknowledges before its commit is caught: killed in between, its ack has
+    /// no transaction in the database.
+    @Test func aWriterThatAcknowledgesEarlyIsCaught() throws {
+        let result = try Torture.run(["crash", "--trials", "8", "--victim-percent", "0", "--writer-fault", "early-ack", "--format", "json"])
+        let summary = try JSONDecoder().decode(CrashSummary.self, from: result.stdout)
+        #expect(result.status == 1)
+        #expect(summary.failures.contains { $0.contains("but the last ack is") })
+    }
+
+    /// A writer that commits one acknowledged transaction as two is caught: killed in between,
+    /// half a transaction is in the database; otherwise its sequences skip.
+    @Test func aTransactionCommittedInTwoHalvesIsCaught() throws {
+        let result = try Torture.run(["crash", "--trials", "8", "--victim-percent", "0", "--writer-fault", "split-commit", "--format", "json"])
+        let summary = try JSONDecoder().decode(CrashSummary.self, from: result.stdout)
+        #expect(result.status == 1)
+        #expect(!summary.failures.isEmpty)
+        #expect(summary.failures.allSatisfy { $0.contains("not consecutive") || $0.contains("in-flight") || $0.contains("change-log entry") })
+    }
+
+    @Test func shortStressLosesNoUpdateAndObserversConverge() throws {
+        let db = Self.temporaryPath("stress")
+        defer { try? FileManager.default.removeItem(atPath: db) }
+        // The file-size bound is loose here on purpose: how far LMDB's file outgrows its data while
+        // readers are active depends on the machine's load (see RELIABILITY.md, "File growth").
+        let result = try Torture.run(["stress", "--seconds", "5", "--writers", "2", "--observers", "2", "--db", db,
+                                      "--max-file-ratio", "100", "--format", "json"])
+        let summary = try JSONDecoder().decode(StressSummary.self, from: result.stdout)
+        #expect(result.status == 0, "\(summary.failures.joined(separator: "\n")) \(result.stderr)")
+        #expect(summary.failures.isEmpty)
+        #expect(summary.commitsPerWriter.count == 2 && summary.commitsPerWriter.allSatisfy { $0 > 0 })
+        #expect(summary.commits == UInt64(summary.commitsPerWriter.reduce(0, +)) + 1)  // + the seeding commit
+        #expect(summary.sharedOverwrites > 0)
+        #expect(summary.observersChecked.count == 2)
+        #expect(summary.mapSizeBefore == 1 << 20)
+        #expect(summary.fileSizeAfter > summary.fileSizeBefore && summary.compactedSize > 0)
+    }
+
+    @Test func stressRefusesAnExistingDatabase() throws {
+        let db = Self.temporaryPath("exists")
+        try FileManager.default.createDirectory(atPath: db, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: db) }
+        let result = try Torture.run(["stress", "--seconds", "1", "--db", db])
+        #expect(result.status != 0)
+        #expect(result.stderr.contains("already exists"))
+    }
+}
