@@ -14,14 +14,7 @@ struct DemoCommand: AsyncParsableCommand {
 
     @OptionGroup var database: DatabaseOptions
 
-    @Option(help: "A captured API cache directory to read instead of the simulated source.")
-    var apiCache: String?
-
-    @Flag(help: "Use the live Twitter API v1.1 (TWITTER_BEARER_TOKEN, or TWITTER_CONSUMER_KEY and TWITTER_CONSUMER_SECRET).")
-    var live = false
-
-    @Option(help: "The simulated source's seed.")
-    var seed: UInt64 = 2018
+    @OptionGroup var source: SourceOptions
 
     @Option(help: "How many fetches to run before stopping.")
     var ticks: Int = 12
@@ -29,20 +22,13 @@ struct DemoCommand: AsyncParsableCommand {
     @Option(help: "Seconds between fetches.")
     var interval: Double = 1.0
 
-    @Option(help: "The list, as OWNER/SLUG (the simulated source always serves icanzilb/RxSwift).")
-    var list: String = "icanzilb/RxSwift"
-
     @Flag(help: "Print plain lines even on a terminal.")
     var plain = false
 
     func validate() throws {
-        guard !(apiCache != nil && live) else { throw ValidationError("choose one source: --api-cache DIR or --live (or neither, for the simulated source).") }
+        try source.validate(simulatedFlag: nil)
         guard ticks > 0 else { throw ValidationError("--ticks must be positive.") }
         guard interval >= 0, interval <= 3600 else { throw ValidationError("--interval must be between 0 and 3600 seconds.") }
-        _ = try parseList(list)
-        if live, TimelineSync.credentialsFromEnvironment() == nil {
-            throw ValidationError("--live needs TWITTER_BEARER_TOKEN, or TWITTER_CONSUMER_KEY and TWITTER_CONSUMER_SECRET, in the environment.")
-        }
     }
 
     func run() async throws {
@@ -50,21 +36,21 @@ struct DemoCommand: AsyncParsableCommand {
             let store = try database.openForWriting()
             defer { store.close() }
             let api: any TwitterAPI
-            var list = try parseList(list)
+            var list = source.listIdentifier
             var reachability: any Reachability = AlwaysReachable()
             var sourceName: String
-            if let apiCache {
+            if let apiCache = source.apiCache {
                 api = APICacheSource(directory: URL(fileURLWithPath: apiCache))
                 sourceName = "API cache \(apiCache)"
-            } else if live {
+            } else if source.live {
                 api = TwitterHTTPClient(credentials: TimelineSync.credentialsFromEnvironment()!)
                 reachability = InterfaceReachability()
                 sourceName = "live Twitter API"
             } else {
-                let simulated = SimulatedTwitterSource(seed: seed)
+                let simulated = SimulatedTwitterSource(seed: source.seed)
                 list = simulated.list
                 api = simulated
-                sourceName = "simulated source (seed \(seed))"
+                sourceName = "simulated source (seed \(source.seed))"
             }
             let demo = TimelineDemo(list: list, api: api, store: store, reachability: reachability)
             let renderer = DemoRenderer(interactive: !plain && Terminal.isTerminal(STDOUT_FILENO), title: "\(list.key) — \(sourceName) — \(store.path)")

@@ -10,47 +10,32 @@ struct SyncCommand: AsyncParsableCommand {
 
     @OptionGroup var database: DatabaseOptions
 
-    @Option(help: "A captured API cache directory (laid out as lists/statuses.json-…, statuses/user_timeline.json-…).")
-    var apiCache: String?
+    @OptionGroup var source: SourceOptions
 
     @Flag(help: "Use the simulated Twitter source.")
     var simulated = false
 
-    @Flag(help: "Use the live Twitter API v1.1.")
-    var live = false
-
-    @Option(help: "The simulated source's seed; the same seed gives the same tweets.")
-    var seed: UInt64 = 2018
-
     @Option(help: "How many steps the simulated source advances, fetching after each.")
     var ticks: Int = 10
-
-    @Option(help: "The list, as OWNER/SLUG.")
-    var list: String = "icanzilb/RxSwift"
 
     @Option(help: "The output format: table or json.")
     var format: StatsCommand.StatsFormat = .table
 
     func validate() throws {
-        let sources = [apiCache != nil, simulated, live].filter { $0 }.count
-        guard sources == 1 else { throw ValidationError("choose exactly one source: --api-cache DIR, --simulated or --live.") }
+        try source.validate(simulatedFlag: simulated)
         guard ticks >= 0 else { throw ValidationError("--ticks must not be negative.") }
-        _ = try parseList(list)
-        if live, TimelineSync.credentialsFromEnvironment() == nil {
-            throw ValidationError("--live needs TWITTER_BEARER_TOKEN, or TWITTER_CONSUMER_KEY and TWITTER_CONSUMER_SECRET, in the environment.")
-        }
     }
 
     func run() async throws {
         try await reportingErrors {
             let store = try database.openForWriting()
             defer { store.close() }
-            let list = try parseList(list)
+            let list = source.listIdentifier
             let summary: SyncSummary
-            if let apiCache {
+            if let apiCache = source.apiCache {
                 summary = try await TimelineSync.fromCache(directory: URL(fileURLWithPath: apiCache), list: list, into: store)
             } else if simulated {
-                summary = try await TimelineSync.simulated(seed: seed, ticks: ticks, into: store)
+                summary = try await TimelineSync.simulated(seed: source.seed, ticks: ticks, into: store)
             } else {
                 summary = try await TimelineSync.live(credentials: TimelineSync.credentialsFromEnvironment()!, list: list, into: store)
             }

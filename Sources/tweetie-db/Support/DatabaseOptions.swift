@@ -66,33 +66,29 @@ struct CLIError: Error, CustomStringConvertible {
 func reportingErrors<T>(_ body: () throws -> T) throws -> T {
     do {
         return try body()
-    } catch let error as CLIError {
-        throw error
-    } catch let error as ValidationError {
-        throw error
-    } catch let error as ExitCode {
-        throw error
-    } catch let error as DatabaseError {
-        throw CLIError("\(error)")
-    } catch let error as TransferError {
-        throw CLIError("import failed at \(error); the database was not changed")
     } catch {
-        throw CLIError("\(error)")
+        throw reportable(error)
     }
 }
 
+/// The async form of ``reportingErrors(_:)``.
 func reportingErrors<T>(_ body: () async throws -> T) async throws -> T {
     do {
         return try await body()
-    } catch let error as CLIError {
-        throw error
-    } catch let error as ValidationError {
-        throw error
-    } catch let error as ExitCode {
-        throw error
-    } catch let error as DatabaseError {
-        throw CLIError("\(error)")
     } catch {
-        throw CLIError("\(error)")
+        throw reportable(error)
+    }
+}
+
+/// The error as the user should see it: argument-parser errors and exit codes pass through;
+/// everything else becomes one sentence.
+private func reportable(_ error: any Error) -> any Error {
+    switch error {
+    case is CLIError, is ValidationError, is ExitCode:
+        return error
+    case let error as TransferError:
+        return CLIError("import failed at \(error); the database was not changed")
+    default:
+        return CLIError("\(error)")
     }
 }
