@@ -87,7 +87,7 @@ let benchmarks: @Sendable () -> Void = {
         smallCommitBenchmark("Small commit/TweetieDB .\(durability.rawValue)") {
             let fixture = try TweetieFixture(durability: durability)
             try fixture.fill(count: preload)
-            return (commit: { tweet in try fixture.store.write { tx in try tx.add(tweet, update: .all) } }, close: { fixture.close() })
+            return (commit: { tweet in try fixture.store.write { tx in _ = try tx.add(tweet, update: .all) } }, close: { fixture.close() })
         }
     }
     for sync in GRDBPeer.Synchronous.allCases {

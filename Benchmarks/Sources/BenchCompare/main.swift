@@ -33,6 +33,8 @@ do {
         let suite = "1. Bulk upsert, \(Format.grouped(n)) records, 1 txn"
         report.add(suite, "records/s (higher is better)", tweetie: Format.rate(tweetie), peer: "GRDB", peerValue: Format.rate(grdb), ratio: tweetie / grdb)
         report.add(suite, "records/s (higher is better)", tweetie: Format.rate(tweetie), peer: "raw mdb_put (no indexes)", peerValue: Format.rate(raw), ratio: tweetie / raw)
+        report.target("\(Format.grouped(n))-record upsert rate ≥ 2× GRDB" + (n == 100_000 ? "" : " (measured at n = \(Format.grouped(n)), not 100k)"),
+                      "\(Format.rate(tweetie)) vs \(Format.rate(grdb)) = \(Format.ratio(tweetie / grdb))", met: tweetie >= 2 * grdb)
         report.target("issue 3 (a): \(Format.grouped(n))-record upsert rate ≥ 0.5× raw mdb_put" + (n == 100_000 ? "" : " (measured at n = \(Format.grouped(n)), not 100k)"),
                       "\(Format.rate(tweetie)) vs \(Format.rate(raw)) = \(Format.ratio(tweetie / raw))", met: tweetie >= 0.5 * raw)
     }

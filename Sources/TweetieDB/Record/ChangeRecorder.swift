@@ -16,7 +16,8 @@ public enum ChangeKind: UInt8, Sendable, Hashable, Codable {
 /// were inserted, modified and deleted.
 ///
 /// Several operations on one key within a transaction collapse to the net effect (insert then
-/// delete is nothing; delete then insert is a modification).
+/// delete is nothing; delete then insert is a modification). Operations are appended as they
+/// happen (cheap for bulk writes) and resolved once, when the net effect is asked for.
 ///
 /// ```swift
 /// let changes = try store.write { tx in try tx.add(tweet); return tx.changes }
@@ -29,7 +30,19 @@ public struct TransactionChanges: Sendable, Hashable {
         var rewritten: Bool
     }
 
-    private(set) var collections: [String: [[UInt8]: Entry]] = [:]
+    /// What one operation did to a key: 0 insert, 1 modify, 2 delete.
+    @usableFromInline
+    struct Operation: Sendable {
+        @usableFromInline var key: [UInt8]
+        @usableFromInline var kind: UInt8
+        @inlinable init(key: [UInt8], kind: UInt8) {
+            self.key = key
+            self.kind = kind
+        }
+    }
+
+    /// The operations of each collection, in the order they happened.
+    @usableFromInline var operations: [String: [Operation]] = [:]
 
     /// Creates an empty set of changes.
     ///
@@ -40,39 +53,72 @@ public struct TransactionChanges: Sendable, Hashable {
 
     @usableFromInline
     mutating func recordInsert(_ collection: String, _ key: [UInt8]) {
-        update(collection, key, first: Entry(existedBefore: false, existsNow: true, rewritten: false)) { entry in
-            if entry.existedBefore { entry.rewritten = true }
-            entry.existsNow = true
-        }
+        operations[collection, default: []].append(Operation(key: key, kind: 0))
     }
 
     @usableFromInline
     mutating func recordModify(_ collection: String, _ key: [UInt8]) {
-        update(collection, key, first: Entry(existedBefore: true, existsNow: true, rewritten: true)) { entry in
-            entry.rewritten = true
-        }
+        operations[collection, default: []].append(Operation(key: key, kind: 1))
     }
 
     @usableFromInline
     mutating func recordDelete(_ collection: String, _ key: [UInt8]) {
-        update(collection, key, first: Entry(existedBefore: true, existsNow: false, rewritten: false)) { entry in
-            entry.existsNow = false
+        operations[collection, default: []].append(Operation(key: key, kind: 2))
+    }
+
+    /// Folds the operations of one collection into each key's net change: a stable sort by key,
+    /// then each key's operations in transaction order.
+    private static func resolve(_ operations: [Operation]) -> [(key: [UInt8], kind: ChangeKind)] {
+        let order = operations.indices.sorted { a, b in
+            let c = EncodedKey.compare(operations[a].key, operations[b].key)
+            return c != 0 ? c < 0 : a < b
         }
+        var result: [(key: [UInt8], kind: ChangeKind)] = []
+        result.reserveCapacity(operations.count)
+        var position = 0
+        while position < order.count {
+            let key = operations[order[position]].key
+            var entry: Entry?
+            while position < order.count, operations[order[position]].key == key {
+                let kind = operations[order[position]].kind
+                if entry == nil {
+                    entry = Entry(existedBefore: kind != 0, existsNow: kind != 2, rewritten: kind == 1)
+                } else {
+                    switch kind {
+                    case 0:
+                        if entry!.existedBefore { entry!.rewritten = true }
+                        entry!.existsNow = true
+                    case 1:
+                        entry!.rewritten = true
+                    default:
+                        entry!.existsNow = false
+                    }
+                }
+                position += 1
+            }
+            if let kind = entry?.kind { result.append((key, kind)) }
+        }
+        return result
     }
 
-    private mutating func update(_ collection: String, _ key: [UInt8], first: Entry, _ change: (inout Entry) -> Void) {
-        // One hash of the collection name and one of the key, both updated in place.
-        collections[collection, default: [:]].update(key, first: first, change)
+    /// Every collection's net changes, keys in ascending byte order.
+    func netChanges() -> [String: [(key: [UInt8], kind: ChangeKind)]] {
+        var result: [String: [(key: [UInt8], kind: ChangeKind)]] = [:]
+        for (collection, operations) in operations {
+            let list = Self.resolve(operations)
+            if !list.isEmpty { result[collection] = list }
+        }
+        return result
     }
 
-    /// The net change of each touched key of `collection` (keys with no net change are omitted).
+    /// The net change of each touched key of `collection` (keys with no net change are omitted),
+    /// in ascending key order.
     ///
     /// ```swift
     /// for (key, kind) in changes.changes(in: "tweets") { … }
     /// ```
     public func changes(in collection: String) -> [(key: [UInt8], kind: ChangeKind)] {
-        guard let entries = collections[collection] else { return [] }
-        return entries.compactMap { key, entry in entry.kind.map { (key, $0) } }
+        operations[collection].map(Self.resolve) ?? []
     }
 
     /// The primary keys (encoded) of `collection` with the given net change.
@@ -84,35 +130,19 @@ public struct TransactionChanges: Sendable, Hashable {
         Set(changes(in: collection).filter { $0.kind == kind }.map(\.key))
     }
 
-    /// Every collection's net changes, computed in one pass.
-    func netChanges() -> [String: [(key: [UInt8], kind: ChangeKind)]] {
-        var result: [String: [(key: [UInt8], kind: ChangeKind)]] = [:]
-        for (collection, entries) in collections {
-            var list: [(key: [UInt8], kind: ChangeKind)] = []
-            list.reserveCapacity(entries.count)
-            for (key, entry) in entries {
-                if let kind = entry.kind { list.append((key, kind)) }
-            }
-            if !list.isEmpty { result[collection] = list }
-        }
-        return result
-    }
-
     /// The names of the collections with at least one net change.
     ///
     /// ```swift
     /// print(changes.collectionNames)
     /// ```
-    public var collectionNames: [String] {
-        collections.keys.filter { !changes(in: $0).isEmpty }.sorted()
-    }
+    public var collectionNames: [String] { netChanges().keys.sorted() }
 
     /// The number of keys with a net change, over all collections.
     ///
     /// ```swift
     /// print(changes.count)
     /// ```
-    public var count: Int { collections.keys.reduce(0) { $0 + changes(in: $1).count } }
+    public var count: Int { netChanges().values.reduce(0) { $0 + $1.count } }
 
     /// Whether the transaction changed no record.
     ///
@@ -120,6 +150,26 @@ public struct TransactionChanges: Sendable, Hashable {
     /// if changes.isEmpty { print("nothing to notify") }
     /// ```
     public var isEmpty: Bool { count == 0 }
+
+    /// Two values are equal when their net changes are.
+    ///
+    /// ```swift
+    /// assert(a == b)
+    /// ```
+    public static func == (lhs: TransactionChanges, rhs: TransactionChanges) -> Bool {
+        lhs.comparable == rhs.comparable
+    }
+
+    /// Hashes the net changes.
+    ///
+    /// ```swift
+    /// var hasher = Hasher(); changes.hash(into: &hasher)
+    /// ```
+    public func hash(into hasher: inout Hasher) { hasher.combine(comparable) }
+
+    private var comparable: [String: [[UInt8]: UInt8]] {
+        netChanges().mapValues { Dictionary($0.map { ($0.key, $0.kind.rawValue) }, uniquingKeysWith: { _, last in last }) }
+    }
 }
 
 extension TransactionChanges.Entry {
@@ -129,18 +179,6 @@ extension TransactionChanges.Entry {
         case (true, false): .deleted
         case (true, true): rewritten ? .modified : nil
         case (false, false): nil
-        }
-    }
-}
-
-extension Dictionary where Key == [UInt8], Value == TransactionChanges.Entry {
-    /// Applies `change` to the entry of `key` in place, or stores `first` when there is none.
-    @inline(__always)
-    mutating func update(_ key: [UInt8], first: Value, _ change: (inout Value) -> Void) {
-        if let index = index(forKey: key) {
-            change(&values[index])
-        } else {
-            self[key] = first
         }
     }
 }
