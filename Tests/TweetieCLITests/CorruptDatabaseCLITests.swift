@@ -1,0 +1,53 @@
+import Foundation
+import Testing
+
+/// `tweetie-db verify` on databases with random bytes over one page: LMDB itself may crash on
+/// such a page (SIGSEGV, or an assertion abort in mdb.c), so verify checks in a child process and
+/// must always end with a clear sentence and exit status 0 (page unused) or 1 (corrupt).
+@Suite("tweetie-db verify on corrupted pages")
+struct CorruptDatabaseCLITests {
+    @Test func randomBytesOverAPageAreReportedNeverCrash() throws {
+        let db = try StoreCommandsTests.seeded(1_500)
+        defer { db.remove() }
+        let clean = try CLI.run(["verify", "--db", db.path])
+        #expect(clean.status == 0 && clean.output.hasPrefix("ok: 1500 tweets"), "\(clean.stderr)")
+        let original = try Data(contentsOf: URL(fileURLWithPath: db.path + "/data.mdb"))
+        let pages = original.count / 4_096
+        var random = SplitMix(seed: 2026)
+        var crashed = 0, reported = 0
+        for _ in 0..<12 {
+            var data = original
+            let page = 2 + Int(random.next() % UInt64(pages - 2))
+            for offset in (page * 4_096)..<((page + 1) * 4_096) { data[offset] = UInt8(truncatingIfNeeded: random.next()) }
+            try data.write(to: URL(fileURLWithPath: db.path + "/data.mdb"))
+            let result = try CLI.run(["verify", "--db", db.path], timeout: 60)
+            let message = result.stderr.trimmingCharacters(in: .whitespacesAndNewlines)
+            #expect(result.status == 0 || result.status == 1, "page \(page): status \(result.status), \(message)")
+            if result.status == 1 {
+                #expect(!message.isEmpty && !message.contains("Backtracing"), "page \(page): \(message)")
+                if message.contains("crashed the checking process") {
+                    crashed += 1
+                    #expect(message.contains("is corrupt") && message.contains("restore the database from a backup"))
+                } else {
+                    reported += 1
+                }
+            } else {
+                #expect(result.output.hasPrefix("ok:"), "page \(page)")
+            }
+        }
+        #expect(crashed + reported > 0, "random bytes over 12 pages were never noticed")
+    }
+}
+
+/// SplitMix64, for reproducible page choices.
+private struct SplitMix {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}

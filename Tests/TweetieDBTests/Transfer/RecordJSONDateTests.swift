@@ -1,0 +1,36 @@
+import Foundation
+import Testing
+@testable import TweetieDB
+
+/// Record JSON dates are written with gmtime (proleptic Gregorian) and must read back unchanged,
+/// including before the Gregorian reform of 1582 (found by fuzzing: a tweet dated year 18 moved
+/// by two days through export and import).
+@Suite("Record JSON dates")
+struct RecordJSONDateTests {
+    @Test(arguments: ["0018-12-08T08:47:15.000Z", "0000-01-01T00:00:00.000Z", "1582-10-10T12:00:00.500Z", "1600-02-29T23:59:59.999Z",
+                      "1969-12-31T23:59:59.999Z", "1970-01-01T00:00:00.000Z", "2018-12-08T08:47:15.123Z", "9999-12-31T23:59:59.999Z"])
+    func writtenDatesReadBackUnchanged(text: String) throws {
+        let date = try #require(RecordJSON.date(from: text))
+        #expect(RecordJSON.string(from: date) == text)
+    }
+
+    @Test func proleptic_GregorianDaysMatchTheCivilCalendar() throws {
+        #expect(RecordJSON.date(from: "1970-01-02T00:00:00Z")?.timeIntervalSince1970 == 86_400)
+        #expect(RecordJSON.date(from: "2000-03-01T00:00:00Z")?.timeIntervalSince1970 == 951_868_800)
+        #expect(RecordJSON.date(from: "0001-01-01T00:00:00Z")?.timeIntervalSince1970 == -62_135_596_800)
+    }
+
+    @Test func zonesAndFractionsAreHonoured() throws {
+        let utc = try #require(RecordJSON.date(from: "2018-12-08T08:47:15Z"))
+        #expect(RecordJSON.date(from: "2018-12-08T10:47:15+02:00") == utc)
+        #expect(RecordJSON.date(from: "2018-12-08T03:17:15-0530") == utc)
+        #expect(RecordJSON.date(from: "2018-12-08T08:47:15.1234Z")?.timeIntervalSince1970 == utc.timeIntervalSince1970 + 0.123)
+    }
+
+    @Test(arguments: ["", "2018-12-08", "2018-12-08T08:47:15", "2018-02-30T00:00:00Z", "2019-02-29T00:00:00Z", "2018-13-01T00:00:00Z",
+                      "2018-12-08T24:00:00Z", "2018-12-08T08:60:00Z", "2018-12-08T08:47:15.Z", "2018-12-08T08:47:15Zjunk",
+                      "+2018-12-08T08:47:15Z", "2018-12-08 08:47:15Z", "2018-12-08T08:47:15+2400", "１９７０-01-01T00:00:00Z"])
+    func malformedDatesAreRejected(text: String) {
+        #expect(RecordJSON.date(from: text) == nil)
+    }
+}
