@@ -8,6 +8,7 @@ let package = Package(
         .library(name: "TweetieDB", targets: ["TweetieDB"]),
         .library(name: "TweetieSync", targets: ["TweetieSync"]),
         .executable(name: "tweetie-db", targets: ["tweetie-db"]),
+        .executable(name: "tweetie-fuzz", targets: ["tweetie-fuzz"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -47,6 +48,14 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        .target(
+            name: "TweetieFuzzing",
+            dependencies: ["TweetieDB", "TweetieSync"]
+        ),
+        .executableTarget(
+            name: "tweetie-fuzz",
+            dependencies: ["TweetieDB", "TweetieFuzzing"]
+        ),
         .testTarget(name: "TweetieDBTests", dependencies: ["TweetieDB"]),
         .testTarget(
             name: "TweetieCLITests",
@@ -58,7 +67,7 @@ let package = Package(
         ),
         .testTarget(
             name: "TweetieSyncTests",
-            dependencies: ["TweetieSync", "TweetieDB", .product(name: "Logging", package: "swift-log")]
+            dependencies: ["TweetieSync", "TweetieDB", "TweetieFuzzing", .product(name: "Logging", package: "swift-log")]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -6,11 +6,22 @@ struct VerifyCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "verify",
         abstract: "Check every index against its records and the change log's sanity.",
-        discussion: "Exits with status 1 when anything is inconsistent, after listing every problem found.")
+        discussion: """
+            Exits with status 1 when anything is inconsistent, after listing every problem found. \
+            The check runs in a child process: LMDB trusts its pages, and a corrupted page can crash \
+            the process reading it; verify reports such a crash as corruption instead of crashing.
+            """)
 
     @OptionGroup var database: DatabaseOptions
 
+    @Flag(name: .customLong("in-process"), help: ArgumentHelp("Check in this process (a crash on a corrupted page is not caught).", visibility: .hidden))
+    var inProcess = false
+
     func run() throws {
+        if !inProcess {
+            try runInChild()
+            return
+        }
         try reportingErrors {
             let store = try database.openExisting()
             defer { store.close() }
@@ -22,6 +33,40 @@ struct VerifyCommand: ParsableCommand {
             }
             for problem in report.problems { Out.error(problem) }
             Out.error("verify found \(report.problems.count) problem(s) in \(store.path)")
+            throw ExitCode(1)
+        }
+    }
+
+    /// Runs `tweetie-db verify --in-process` on the same database, passing its output through, and
+    /// turns a death by signal into a one-sentence corruption report.
+    private func runInChild() throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+        process.arguments = ["verify", "--in-process", "--db", database.resolvedPath]
+        var environment = ProcessInfo.processInfo.environment
+        environment["SWIFT_BACKTRACE"] = "enable=no"
+        // Under a sanitizer build, let a crash end the child by its signal, as it does normally.
+        for variable in ["ASAN_OPTIONS", "TSAN_OPTIONS"] {
+            let options = environment[variable].map { $0 + ":" } ?? ""
+            environment[variable] = options + "handle_segv=0:handle_sigbus=0:handle_abort=0:handle_sigill=0"
+        }
+        process.environment = environment
+        do {
+            try process.run()
+        } catch {
+            Out.error("Error: verify cannot start its checking process: \(error.localizedDescription)")
+            throw ExitCode(2)
+        }
+        process.waitUntilExit()
+        switch process.terminationReason {
+        case .exit:
+            if process.terminationStatus != 0 { throw ExitCode(process.terminationStatus) }
+        case .uncaughtSignal:
+            let signal = process.terminationStatus
+            let name = [SIGSEGV: "SIGSEGV", SIGBUS: "SIGBUS", SIGABRT: "SIGABRT", SIGILL: "SIGILL", SIGFPE: "SIGFPE", SIGTRAP: "SIGTRAP"][signal] ?? "signal \(signal)"
+            Out.error("Error: \(database.resolvedPath) is corrupt: reading it crashed the checking process (\(name)), which LMDB does on a damaged page; restore the database from a backup (tweetie-db backup)")
+            throw ExitCode(1)
+        @unknown default:
             throw ExitCode(1)
         }
     }

@@ -1,4 +1,3 @@
-#if !FUZZING
 import Foundation
 import TweetieFuzzing
 
@@ -69,4 +68,3 @@ struct FuzzOptions {
         return arguments
     }
 }
-#endif

@@ -1,4 +1,3 @@
-#if !FUZZING
 import Foundation
 import Synchronization
 import TweetieDB
@@ -219,4 +218,3 @@ struct FuzzWorker {
         return String(repeating: "0", count: 16 - hex.count) + hex
     }
 }
-#endif

@@ -1,4 +1,3 @@
-#if !FUZZING
 import Foundation
 import TweetieFuzzing
 
@@ -56,4 +55,3 @@ struct TweetieFuzz {
         return failed ? 1 : 0
     }
 }
-#endif

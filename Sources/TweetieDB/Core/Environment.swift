@@ -122,13 +122,23 @@ public final class Environment: @unchecked Sendable {
         case .noSync: flags.insert(.noSync)
         }
         if configuration.readOnly { flags.insert(.readOnly) }
+        let fileManager = FileManager.default
+        let dataPath = path + "/data.mdb", lockPath = path + "/lock.mdb"
+        let dataExisted = fileManager.fileExists(atPath: dataPath), lockExisted = fileManager.fileExists(atPath: lockPath)
         do {
             try LMDB.check(LMDB.setMapSize(handle, configuration.mapSize), "mdb_env_set_mapsize", path: path)
             try LMDB.check(LMDB.setMaxDatabases(handle, configuration.maxDatabases), "mdb_env_set_maxdbs", path: path)
             try LMDB.check(LMDB.setMaxReaders(handle, configuration.maxReaders), "mdb_env_set_maxreaders", path: path)
             try LMDB.check(LMDB.open(handle, path: path, flags: flags, mode: configuration.fileMode), "mdb_env_open", path: path)
+            try Environment.checkFileSize(handle, dataPath: dataPath, path: path)
         } catch {
             LMDB.close(handle)
+            // Leave the directory as it was: remove the lock file (and an empty data file) this
+            // failed open created.
+            if !lockExisted { try? fileManager.removeItem(atPath: lockPath) }
+            if !dataExisted, (try? fileManager.attributesOfItem(atPath: dataPath)[.size] as? Int) == 0 {
+                try? fileManager.removeItem(atPath: dataPath)
+            }
             throw Environment.explainOpenFailure(error, path: path)
         }
         self.handle = handle
@@ -137,6 +147,17 @@ public final class Environment: @unchecked Sendable {
         // The file may be larger than the configured size (another process grew it): adopt it.
         let info = LMDB.info(handle)
         state.withLock { $0.mapSize = info.mapSize }
+    }
+
+    /// Refuses a data file shorter than its last committed page: LMDB maps the file and would
+    /// crash the process (SIGBUS) on the first read of a page past its end.
+    private static func checkFileSize(_ handle: LMDB.EnvironmentHandle, dataPath: String, path: String) throws(DatabaseError) {
+        var status = stat()
+        guard stat(dataPath, &status) == 0 else { return }
+        let needed = (LMDB.info(handle).lastPage + 1) * LMDB.pageSize(handle)
+        guard Int(status.st_size) < needed else { return }
+        throw DatabaseError(.corrupted, operation: "open", path: path,
+                            message: "data.mdb is truncated: it holds \(status.st_size) bytes but its last committed page ends at byte \(needed) (the file was cut short, e.g. copied while incomplete); restore it from a backup")
     }
 
     private static func explainOpenFailure(_ error: DatabaseError, path: String) -> DatabaseError {
@@ -330,10 +351,26 @@ public final class Environment: @unchecked Sendable {
                 try growMap()
                 continue
             }
-            try LMDB.check(code, "mdb_txn_commit", path: path)
+            guard code == LMDB.success else { throw commitFailure(code) }
             notifyCommitObservers()
             return result
         }
+    }
+
+    /// The error for a failed commit. LMDB reports a short write of its pages as EIO, which is
+    /// what a full disk usually produces: when the file system is (nearly) full, say so.
+    private func commitFailure(_ code: Int32) -> DatabaseError {
+        var error = DatabaseError(lmdbCode: code, operation: "mdb_txn_commit", path: path)
+        guard [ENOSPC, EIO, EFBIG, EDQUOT].contains(code) else { return error }
+        var fs = statvfs()
+        let free = statvfs(path, &fs) == 0 ? Int(fs.f_bavail) * Int(fs.f_frsize) : nil
+        if code == ENOSPC || code == EDQUOT || (free ?? .max) < 4 * LMDB.pageSize(handle) {
+            error.code = .system(ENOSPC)
+            error.message = "no space left on device (\(free.map { "\($0) bytes free" } ?? "free space unknown"), LMDB reported: \(error.message)); the transaction was rolled back and the database is unchanged: free some space and retry"
+        } else if code == EFBIG {
+            error.message += "; the data file reached the largest size this process may write (RLIMIT_FSIZE or the file system's limit); the transaction was rolled back"
+        }
+        return error
     }
 
     private func begin(write: Bool) throws(DatabaseError) -> TransactionContext {

@@ -36,6 +36,11 @@ extension Store {
     /// entries, and no entry is stale) and the change log's sanity (consecutive sequence numbers
     /// ending at the recorded last one, every entry decodable).
     ///
+    /// A damaged record is reported as a problem. LMDB itself trusts its page layout, though:
+    /// random bytes over a B-tree page can crash the calling process (SIGSEGV, or an assertion
+    /// abort in `mdb.c`). To check a database that may be damaged, run `tweetie-db verify`, which
+    /// runs this check in a child process and reports such a crash as corruption.
+    ///
     /// ```swift
     /// let report = try store.verify()
     /// print(report.problems.isEmpty ? "consistent" : report.problems.joined(separator: "\n"))

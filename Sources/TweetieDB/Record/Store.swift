@@ -189,6 +189,7 @@ public final class Store: @unchecked Sendable {
         self.configuration = configuration
         self.removeOnClose = removeOnClose
         let existed = FileManager.default.fileExists(atPath: path + "/data.mdb")
+        if !existed { try Store.checkNoForeignFiles(in: path) }
         var envConfiguration = configuration.environment
         envConfiguration.maxDatabases = max(envConfiguration.maxDatabases,
                                             2 + collections.reduce(0) { $0 + 1 + $1.indexCount } + 8)
@@ -233,6 +234,20 @@ public final class Store: @unchecked Sendable {
             }
             try type.validateIndexes(path: path)
         }
+    }
+
+    /// The files a TweetieDB directory holds: LMDB's two files and the commit notification file.
+    static let ownFiles: Set<String> = ["data.mdb", "lock.mdb", "changes.notify"]
+
+    /// Refuses to create a new database in a directory that already holds other files (a wrong
+    /// `--db` path, such as a home directory): nothing is created there.
+    private static func checkNoForeignFiles(in path: String) throws {
+        guard let entries = try? FileManager.default.contentsOfDirectory(atPath: path) else { return }
+        let foreign = entries.filter { !ownFiles.contains($0) && !$0.hasPrefix(".") }.sorted()
+        guard !foreign.isEmpty else { return }
+        let shown = foreign.prefix(3).joined(separator: ", ") + (foreign.count > 3 ? ", …" : "")
+        throw DatabaseError(.notADatabase, operation: "open", path: path,
+                            message: "the directory holds \(foreign.count) other file(s) (\(shown)) and no data.mdb, so it is not a TweetieDB database; use an empty or new directory (nothing was created)")
     }
 
     /// Reads the format of an existing database without writing anything.

@@ -186,6 +186,9 @@ extension Store {
         case .tooLong:
             throw TransferError(line: 1, reason: "the header line is longer than \(maxLineBytes) bytes")
         case .unterminated(let bytes), .line(let bytes):
+            guard !JSONNesting.exceedsLimit(bytes) else {
+                throw TransferError(line: 1, reason: "the first line nests arrays or objects deeper than \(JSONNesting.maximumDepth) levels; it is not a tweetie-db export header")
+            }
             do {
                 header = try JSONDecoder().decode(ExportHeader.self, from: Data(bytes))
             } catch {
@@ -266,6 +269,9 @@ extension Store {
     /// with a plain name) are sliced without parsing, so the record is parsed once, by its
     /// decoder; any other valid layout takes the general path.
     static func splitRecordLine(_ bytes: [UInt8], line: Int) throws -> (String, Data) {
+        guard !JSONNesting.exceedsLimit(bytes) else {
+            throw TransferError(line: line, reason: "the line nests arrays or objects deeper than \(JSONNesting.maximumDepth) levels")
+        }
         let prefix = Array(#"{"collection":""#.utf8)
         let middle = Array(#"","record":"#.utf8)
         if bytes.count > prefix.count + middle.count + 2, bytes.starts(with: prefix), bytes.last == 0x7D {

@@ -1,4 +1,5 @@
 import Foundation
+import TweetieDB
 
 /// Decodes Twitter API v1.1 response bodies into ``Tweet`` and ``User`` batches.
 ///
@@ -48,15 +49,34 @@ public enum TwitterJSON {
         return DecodingAttempt.batch(attempts) { $0.user }
     }
 
+    /// Where and why the body is not JSON, in JSONSerialization's words ("Unexpected end of file
+    /// during JSON parse.", "Invalid value around character 3."); JSONDecoder only says
+    /// "The given data was not valid JSON." Runs only for a body already known to be invalid.
+    private static func syntaxErrorDetail(_ data: Data) -> String? {
+        do {
+            _ = try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
+            return nil
+        } catch {
+            let nsError = error as NSError
+            return (nsError.userInfo[NSDebugDescriptionErrorKey] as? String).flatMap { $0.isEmpty ? nil : $0 }
+        }
+    }
+
     private static func decodeTopLevel<T: Decodable>(
         _ type: T.Type, from data: Data, source: String, expected: String
     ) throws -> T {
+        // JSONDecoder traps on some inputs nested deeper than its limit: refuse them first.
+        guard !JSONNesting.exceedsLimit(data) else {
+            throw TwitterAPIError.malformedJSON(
+                source: source, reason: "not valid JSON (arrays and objects nest deeper than \(JSONNesting.maximumDepth) levels)")
+        }
         do {
             return try JSONDecoder().decode(T.self, from: data)
         } catch let error as DecodingError {
             switch error {
             case .dataCorrupted(let context) where context.codingPath.isEmpty:
-                let detail = (context.underlyingError.map { String(describing: $0) }) ?? context.debugDescription
+                let detail = syntaxErrorDetail(data)
+                    ?? (context.underlyingError.map { String(describing: $0) }) ?? context.debugDescription
                 throw TwitterAPIError.malformedJSON(source: source, reason: "not valid JSON (\(detail))")
             default:
                 throw TwitterAPIError.malformedJSON(
