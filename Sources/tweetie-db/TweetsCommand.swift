@@ -48,7 +48,7 @@ struct TweetsCommand: ParsableCommand {
                 let query = TweetQueries.timeline(author: author, since: since.flatMap(parseDate), until: until.flatMap(parseDate),
                                                   containing: contains, limit: limit)
                 let tweets = try store.read { try $0.fetch(query) }
-                try print(tweets, format: format ?? .automatic) { tweets in
+                try printRecords(tweets, format: format ?? .automatic) { tweets in
                     var table = TextTable(headers: ["id", "created", "author", "text"])
                     for t in tweets {
                         table.rows.append(["\(t.id)", RecordJSON.string(from: t.created), "@\(t.username)", t.text.replacingOccurrences(of: "\n", with: " ")])
@@ -141,7 +141,7 @@ struct UsersCommand: ParsableCommand {
             let store = try database.openExisting()
             defer { store.close() }
             let users = try store.read { try $0.fetch(Query<User>().sorted(byIndex: "username")) }
-            try print(users, format: format ?? .automatic) { users in
+            try printRecords(users, format: format ?? .automatic) { users in
                 var table = TextTable(headers: ["id", "username", "name", "about"])
                 for u in users { table.rows.append(["\(u.id)", "@\(u.username)", u.name, u.about.replacingOccurrences(of: "\n", with: " ")]) }
                 return table.render()
@@ -151,7 +151,7 @@ struct UsersCommand: ParsableCommand {
 }
 
 /// Prints records as a table, a JSON array, or NDJSON.
-func print<R: Encodable>(_ records: [R], format: OutputFormat, table: ([R]) -> String) throws {
+func printRecords<R: Encodable>(_ records: [R], format: OutputFormat, table: ([R]) -> String) throws {
     let encoder = RecordJSON.encoder()
     switch format {
     case .table:
