@@ -81,6 +81,23 @@ public struct RecordWriter {
         Value._writeRecordValue(value, into: &bytes)
     }
 
+    /// Writes an array of strings under a literal key: the same bytes as its `Codable` form (an
+    /// unkeyed container of strings), without going through `Encodable`.
+    ///
+    /// ```swift
+    /// writer.write(tweet.lists, forKey: "lists")
+    /// ```
+    public mutating func write(_ values: [String], forKey key: StaticString) {
+        appendKey(key)
+        var body: [UInt8] = []
+        body.reserveCapacity(1 + values.reduce(0) { $0 + $1.utf8.count + 3 })
+        body.appendVarint(UInt64(values.count))
+        for value in values { RecordValueWriter.writeString(value, into: &body) }
+        bytes.append(RecordFormat.Tag.unkeyed)
+        bytes.appendVarint(UInt64(body.count))
+        bytes.append(contentsOf: body)
+    }
+
     /// Writes a natively stored value under a computed key.
     ///
     /// ```swift
