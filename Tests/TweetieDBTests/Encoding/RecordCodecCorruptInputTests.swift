@@ -41,15 +41,7 @@ struct RecordCodecCorruptInputTests {
         var decoded = 0
         for round in 0..<6000 {
             var bytes = round % 2 == 0 ? tweetBytes : everythingBytes
-            let flips = Int.random(in: 1...4, using: &random)
-            for _ in 0..<flips {
-                let index = Int.random(in: 0..<bytes.count, using: &random)
-                if Bool.random(using: &random) {
-                    bytes[index] ^= UInt8(1) << UInt8.random(in: 0..<8, using: &random)
-                } else {
-                    bytes[index] = UInt8.random(in: 0...255, using: &random)
-                }
-            }
+            random.corrupt(&bytes)
             do {
                 if round % 2 == 0 {
                     _ = try RecordDecoder().decode(RecordTestTweet.self, from: bytes)

@@ -323,14 +323,7 @@ struct RecordFastCodecCorruptInputTests {
             } else {
                 bytes = try RecordEncoder().encode(RecordFastEverything.random(using: &random))
             }
-            for _ in 0..<Int.random(in: 1...4, using: &random) {
-                let index = Int.random(in: 0..<bytes.count, using: &random)
-                if Bool.random(using: &random) {
-                    bytes[index] ^= UInt8(1) << UInt8.random(in: 0..<8, using: &random)
-                } else {
-                    bytes[index] = UInt8.random(in: 0...255, using: &random)
-                }
-            }
+            random.corrupt(&bytes)
             do {
                 if round % 2 == 0 {
                     _ = try RecordDecoder().decode(RecordFastTweet.self, from: bytes)

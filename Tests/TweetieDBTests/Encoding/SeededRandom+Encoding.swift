@@ -2,6 +2,18 @@ import Foundation
 
 /// Value generators for the encoding property tests, on the shared seeded generator.
 extension SeededRandom {
+    /// Damages `bytes` in 1…4 places: a flipped bit or a random byte each.
+    mutating func corrupt(_ bytes: inout [UInt8]) {
+        for _ in 0..<Int.random(in: 1...4, using: &self) {
+            let index = Int.random(in: 0..<bytes.count, using: &self)
+            if Bool.random(using: &self) {
+                bytes[index] ^= UInt8(1) << UInt8.random(in: 0..<8, using: &self)
+            } else {
+                bytes[index] = UInt8.random(in: 0...255, using: &self)
+            }
+        }
+    }
+
     /// A short string over a tiny alphabet (NUL, 0x01, 0xFF-ish scalars, ASCII, multi-byte) so
     /// that prefixes, equal strings and embedded NULs are frequent.
     mutating func keyString() -> String {
