@@ -25,10 +25,15 @@ enum LMDB {
 
     static func message(for code: Int32) -> String { String(cString: mdb_strerror(code)) }
 
+    /// Throws the ``DatabaseError`` for a non-zero LMDB result code.
+    ///
+    /// The database name and path are autoclosures: they are only evaluated on failure, so the hot
+    /// paths (`mdb_get`, `mdb_put`, cursor moves) never touch the environment object to succeed.
     @inline(__always)
-    static func check(_ code: Int32, _ operation: StaticString, database: String? = nil, path: String? = nil) throws(DatabaseError) {
+    static func check(_ code: Int32, _ operation: StaticString, database: @autoclosure () -> String? = nil,
+                      path: @autoclosure () -> String? = nil) throws(DatabaseError) {
         if code != MDB_SUCCESS {
-            throw DatabaseError(lmdbCode: code, operation: "\(operation)", database: database, path: path)
+            throw DatabaseError(lmdbCode: code, operation: "\(operation)", database: database(), path: path())
         }
     }
 
@@ -179,6 +184,17 @@ enum LMDB {
         var k = MDB_val(mv_size: key.count, mv_data: UnsafeMutableRawPointer(mutating: key.baseAddress))
         var v = MDB_val(mv_size: value.count, mv_data: UnsafeMutableRawPointer(mutating: value.baseAddress))
         return mdb_put(txn, dbi, &k, &v, flags.rawValue)
+    }
+
+    /// `mdb_put` with `MDB_NOOVERWRITE`: inserts and returns `(MDB_SUCCESS, nil)`, or leaves the
+    /// database unchanged and returns `(MDB_KEYEXIST, stored value)` — one B-tree search either way.
+    @inline(__always)
+    static func putIfAbsent(_ txn: TransactionHandle, _ dbi: DBI, key: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer) -> (code: Int32, existing: UnsafeRawBufferPointer?) {
+        var k = MDB_val(mv_size: key.count, mv_data: UnsafeMutableRawPointer(mutating: key.baseAddress))
+        var v = MDB_val(mv_size: value.count, mv_data: UnsafeMutableRawPointer(mutating: value.baseAddress))
+        let code = mdb_put(txn, dbi, &k, &v, UInt32(MDB_NOOVERWRITE))
+        guard code == MDB_KEYEXIST else { return (code, nil) }
+        return (code, UnsafeRawBufferPointer(start: v.mv_data, count: v.mv_size))
     }
 
     @inline(__always)

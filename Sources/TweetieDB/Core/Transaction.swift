@@ -235,13 +235,31 @@ extension WriteTransaction {
         try context.checkLive("mdb_put")
         let code = LMDB.put(handle, database.dbi, key: key, value: value, flags: flags)
         if code == LMDB.keyExists, flags.contains(.noOverwrite) { return false }
+        try checkPut(code, keyCount: key.count, in: database)
+        return true
+    }
+
+    /// Throws for a failed `mdb_put` (noting `MDB_MAP_FULL` for the environment's retry).
+    @inline(__always)
+    private func checkPut(_ code: Int32, keyCount: Int, in database: Database) throws {
         if code == LMDB.mapFull { context.sawMapFull = true }
         if code == LMDB.badValueSizeCode {
             throw DatabaseError(lmdbCode: code, operation: "mdb_put", database: database.name, path: context.environment.path)
-                .appending(" (key of \(key.count) bytes; LMDB keys are limited to \(LMDB.maxKeySize) bytes)")
+                .appending(" (key of \(keyCount) bytes; LMDB keys are limited to \(LMDB.maxKeySize) bytes)")
         }
         try LMDB.check(code, "mdb_put", database: database.name, path: context.environment.path)
-        return true
+    }
+
+    /// Stores raw bytes unless the key is present (`MDB_NOOVERWRITE`); returns `nil` when it
+    /// stored them, or the value already stored (zero-copy, valid until the next write in this
+    /// transaction) and writes nothing. One B-tree search either way.
+    @usableFromInline
+    func putIfAbsent(rawKey key: UnsafeRawBufferPointer, rawValue value: UnsafeRawBufferPointer, in database: Database) throws -> UnsafeRawBufferPointer? {
+        try context.checkLive("mdb_put")
+        let (code, existing) = LMDB.putIfAbsent(handle, database.dbi, key: key, value: value)
+        if code == LMDB.keyExists { return existing }
+        try checkPut(code, keyCount: key.count, in: database)
+        return nil
     }
 
     /// Removes `key`; returns whether it was present.
@@ -254,7 +272,16 @@ extension WriteTransaction {
         try key.withUnsafeBytes { try delete(rawKey: $0, in: database) }
     }
 
+    /// Stores raw bytes, replacing any previous value. Non-generic, for the store's inlinable
+    /// write loops.
+    @usableFromInline
+    func putValue(rawKey key: UnsafeRawBufferPointer, rawValue value: UnsafeRawBufferPointer, in database: Database) throws {
+        _ = try put(rawKey: key, rawValue: value, in: database, flags: [])
+    }
+
+    /// Removes a raw key; returns whether it was present.
     @discardableResult
+    @usableFromInline
     func delete(rawKey key: UnsafeRawBufferPointer, in database: Database) throws -> Bool {
         try context.checkLive("mdb_del")
         let code = LMDB.delete(handle, database.dbi, key: key, value: nil)
