@@ -1,3 +1,5 @@
+import Foundation
+
 /// Builds an LMDB key from ``KeyComponent`` values so that `memcmp` order of the bytes equals
 /// the lexicographic order of the components, each in its chosen direction.
 ///
@@ -59,8 +61,10 @@ public struct KeyEncoder: Sendable {
         let start = bytes.count
         value.encodeKey(into: &self)
         if descending {
-            for index in start..<bytes.count {
-                bytes[index] = ~bytes[index]
+            bytes.withUnsafeMutableBufferPointer { buffer in
+                for index in start..<buffer.count {
+                    buffer[index] = ~buffer[index]
+                }
             }
         }
     }
@@ -72,6 +76,18 @@ public struct KeyEncoder: Sendable {
     /// ```
     public mutating func appendByte(_ byte: UInt8) {
         bytes.append(byte)
+    }
+
+    /// Empties the key, keeping its storage (the store reuses one encoder per index).
+    @usableFromInline
+    mutating func reset() {
+        bytes.removeAll(keepingCapacity: true)
+    }
+
+    /// Appends bytes as they are (the store appends the primary key to non-unique index values).
+    @usableFromInline
+    mutating func appendBytes(_ raw: [UInt8]) {
+        bytes.append(contentsOf: raw)
     }
 
     /// Appends raw bytes unchanged. The caller is responsible for prefix-freedom (use it only
@@ -91,11 +107,7 @@ public struct KeyEncoder: Sendable {
     /// encoder.appendBigEndian(UInt32(258))   // 00 00 01 02
     /// ```
     public mutating func appendBigEndian<T: FixedWidthInteger & UnsignedInteger>(_ value: T) {
-        var shift = T.bitWidth - 8
-        while shift >= 0 {
-            bytes.append(UInt8(truncatingIfNeeded: value >> shift))
-            shift -= 8
-        }
+        withUnsafeBytes(of: value.bigEndian) { bytes.append(contentsOf: $0) }
     }
 
     /// Appends variable-length bytes in an order-preserving, prefix-free way.
@@ -110,10 +122,20 @@ public struct KeyEncoder: Sendable {
     /// encoder.appendTerminatedBytes(Array("ab".utf8))   // 61 62 00 01
     /// ```
     public mutating func appendTerminatedBytes(_ raw: some Sequence<UInt8>) {
-        for byte in raw {
-            bytes.append(byte)
-            if byte == 0 {
-                bytes.append(0xFF)
+        // Contiguous bytes without a 0x00 (every ordinary string) go in with one copy.
+        let copied: Bool? = raw.withContiguousStorageIfAvailable { buffer in
+            guard let start = buffer.baseAddress, memchr(start, 0, buffer.count) != nil else {
+                bytes.append(contentsOf: buffer)
+                return true
+            }
+            return false
+        }
+        if copied != true {
+            for byte in raw {
+                bytes.append(byte)
+                if byte == 0 {
+                    bytes.append(0xFF)
+                }
             }
         }
         bytes.append(0x00)

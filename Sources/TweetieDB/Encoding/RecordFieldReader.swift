@@ -85,7 +85,7 @@ public struct RecordFieldReader {
     /// self.id = try reader.require(id, forKey: "id")
     /// ```
     @inlinable
-    public func require<Value>(_ value: Value?, forKey key: StaticString) throws -> Value {
+    public func require<Value>(_ value: consuming Value?, forKey key: StaticString) throws -> Value {
         guard let value else {
             throw missing(key.description)
         }
@@ -99,7 +99,7 @@ public struct RecordFieldReader {
     /// ```
     @inlinable
     @_disfavoredOverload
-    public func require<Value>(_ value: Value?, forKey key: String) throws -> Value {
+    public func require<Value>(_ value: consuming Value?, forKey key: String) throws -> Value {
         guard let value else {
             throw missing(key)
         }

@@ -19,9 +19,11 @@ import Foundation
 /// ```
 public struct RecordWriter {
     /// The record so far: version byte, keyed tag, a length slot of ``lengthSlot`` bytes, entries.
-    @usableFromInline var bytes: [UInt8]
+    @usableFromInline let buffer: RecordByteBuffer
     /// The first error of a value written through `Encodable`.
     @usableFromInline var failure: (any Error)?
+    /// Set when the buffer holds a complete record written elsewhere (``replaceWithEncodedRecord(_:)``).
+    @usableFromInline var isComplete = false
 
     /// Bytes reserved for the body length varint (2 bytes cover bodies up to 16 KiB).
     @usableFromInline static var lengthSlot: Int { 2 }
@@ -31,12 +33,18 @@ public struct RecordWriter {
     /// Starts a record with room for about `capacity` bytes.
     @usableFromInline
     init(capacity: Int) {
-        bytes = []
-        bytes.reserveCapacity(capacity)
-        bytes.append(RecordFormat.version)
-        bytes.append(RecordFormat.Tag.keyed)
-        bytes.append(0)
-        bytes.append(0)
+        self.init(reusing: RecordByteBuffer(capacity: capacity))
+    }
+
+    /// Starts a record in `buffer`, discarding what it held.
+    @usableFromInline
+    init(reusing buffer: RecordByteBuffer) {
+        self.buffer = buffer
+        buffer.count = 0
+        buffer.append(RecordFormat.version)
+        buffer.append(RecordFormat.Tag.keyed)
+        buffer.append(0)
+        buffer.append(0)
         failure = nil
     }
 
@@ -47,11 +55,11 @@ public struct RecordWriter {
         if key.hasPointerRepresentation {
             let count = key.utf8CodeUnitCount
             if count < 0x80 {
-                bytes.append(UInt8(truncatingIfNeeded: count))
+                buffer.append(UInt8(truncatingIfNeeded: count))
             } else {
                 appendLength(count)
             }
-            bytes.append(contentsOf: UnsafeBufferPointer(start: key.utf8Start, count: count))
+            buffer.append(UnsafeRawBufferPointer(start: key.utf8Start, count: count))
         } else {
             appendKey(key.description)
         }
@@ -59,12 +67,55 @@ public struct RecordWriter {
 
     @usableFromInline
     mutating func appendKey(_ key: String) {
-        bytes.appendLengthPrefixedUTF8(key)
+        buffer.appendLengthPrefixedUTF8(key)
     }
 
     @usableFromInline
     mutating func appendLength(_ count: Int) {
-        bytes.appendVarint(UInt64(count))
+        buffer.appendVarint(UInt64(count))
+    }
+
+    /// Appends the tagged value: the common types straight into the buffer (the type tests fold
+    /// away when this is specialized), the others through their `[UInt8]` writer.
+    @inlinable @inline(__always)
+    mutating func appendValue<Value: RecordPrimitive>(_ value: Value) {
+        // Tags as in RecordFormat.Tag (literals: this code is inlined into other modules).
+        if Value.self == String.self {
+            buffer.append(0x07)
+            buffer.appendLengthPrefixedUTF8(unsafeBitCast(value, to: String.self))
+        } else if Value.self == Int64.self {
+            appendSigned(unsafeBitCast(value, to: Int64.self))
+        } else if Value.self == Int.self {
+            appendSigned(Int64(unsafeBitCast(value, to: Int.self)))
+        } else if Value.self == Int32.self {
+            appendSigned(Int64(unsafeBitCast(value, to: Int32.self)))
+        } else if Value.self == UInt64.self {
+            buffer.append(0x03)
+            buffer.appendVarint(unsafeBitCast(value, to: UInt64.self))
+        } else if Value.self == Bool.self {
+            buffer.append(unsafeBitCast(value, to: Bool.self) ? 0x02 : 0x01)
+        } else if Value.self == Date.self {
+            buffer.append(0x09)
+            buffer.appendLittleEndian(unsafeBitCast(value, to: Date.self).timeIntervalSinceReferenceDate.bitPattern)
+        } else if Value.self == Double.self {
+            buffer.append(0x05)
+            buffer.appendLittleEndian(unsafeBitCast(value, to: Double.self).bitPattern)
+        } else {
+            appendOther(value)
+        }
+    }
+
+    @inlinable @inline(__always)
+    mutating func appendSigned(_ value: Int64) {
+        buffer.append(0x04)
+        buffer.appendVarint(UInt64(bitPattern: (value << 1) ^ (value >> 63)))  // zigzag
+    }
+
+    @usableFromInline
+    mutating func appendOther<Value: RecordPrimitive>(_ value: Value) {
+        var bytes: [UInt8] = []
+        Value._writeRecordValue(value, into: &bytes)
+        bytes.withUnsafeBytes { buffer.append($0) }
     }
 
     // MARK: Values the format stores natively
@@ -78,7 +129,7 @@ public struct RecordWriter {
     @inlinable
     public mutating func write<Value: RecordPrimitive>(_ value: Value, forKey key: StaticString) {
         appendKey(key)
-        Value._writeRecordValue(value, into: &bytes)
+        appendValue(value)
     }
 
     /// Writes an array of strings under a literal key: the same bytes as its `Codable` form (an
@@ -89,13 +140,18 @@ public struct RecordWriter {
     /// ```
     public mutating func write(_ values: [String], forKey key: StaticString) {
         appendKey(key)
-        var body: [UInt8] = []
-        body.reserveCapacity(1 + values.reduce(0) { $0 + $1.utf8.count + 3 })
-        body.appendVarint(UInt64(values.count))
-        for value in values { RecordValueWriter.writeString(value, into: &body) }
-        bytes.append(RecordFormat.Tag.unkeyed)
-        bytes.appendVarint(UInt64(body.count))
-        bytes.append(contentsOf: body)
+        var bodyCount = RecordFormat.varintSize(UInt64(values.count))
+        for value in values {
+            let length = value.utf8.count
+            bodyCount += 1 + RecordFormat.varintSize(UInt64(length)) + length
+        }
+        buffer.append(RecordFormat.Tag.unkeyed)
+        buffer.appendVarint(UInt64(bodyCount))
+        buffer.appendVarint(UInt64(values.count))
+        for value in values {
+            buffer.append(RecordFormat.Tag.string)
+            buffer.appendLengthPrefixedUTF8(value)
+        }
     }
 
     /// Writes a natively stored value under a computed key.
@@ -107,7 +163,7 @@ public struct RecordWriter {
     @_disfavoredOverload
     public mutating func write<Value: RecordPrimitive>(_ value: Value, forKey key: String) {
         appendKey(key)
-        Value._writeRecordValue(value, into: &bytes)
+        appendValue(value)
     }
 
     /// Writes an optional natively stored value under a literal key; `nil` writes nothing.
@@ -181,7 +237,9 @@ public struct RecordWriter {
     private mutating func writeEncodable<Value: Encodable>(_ value: Value, key: () -> String) {
         do {
             // The values of the top-level container are enclosed by one container.
+            var bytes: [UInt8] = []
             try RecordValueWriter.write(value, into: &bytes, depth: 1, path: { [RecordCodingKey(stringValue: key())] })
+            bytes.withUnsafeBytes { buffer.append($0) }
         } catch {
             if failure == nil {
                 failure = error
@@ -191,39 +249,55 @@ public struct RecordWriter {
 
     // MARK: Finishing
 
-    /// Fills in the body length and returns the record, or throws the first remembered failure.
+    /// Replaces what was written with a complete record that ``RecordEncoder`` produced.
+    @usableFromInline
+    mutating func replaceWithEncodedRecord(_ bytes: [UInt8]) {
+        buffer.count = 0
+        bytes.withUnsafeBytes { buffer.append($0) }
+        isComplete = true
+    }
+
+    /// Fills in the body length and returns a copy of the record, or throws the first
+    /// remembered failure.
     @usableFromInline
     mutating func finish() throws -> [UInt8] {
+        try withExtendedLifetime(buffer) { Array(try finishInPlace()) }
+    }
+
+    /// Fills in the body length and returns the record in the writer's buffer (valid until the
+    /// buffer is reused), or throws the first remembered failure.
+    @usableFromInline
+    mutating func finishInPlace() throws -> UnsafeRawBufferPointer {
         if let failure {
             throw failure
         }
+        if isComplete {
+            return buffer.bytes
+        }
         let slot = Self.lengthSlot
         let bodyStart = Self.bodyStart
-        let bodyCount = bytes.count - bodyStart
+        let bodyCount = buffer.count - bodyStart
         let size = RecordFormat.varintSize(UInt64(bodyCount))
         if size > slot {
-            var header: [UInt8] = []
-            header.appendVarint(UInt64(bodyCount))
-            bytes.replaceSubrange(2..<bodyStart, with: header)
-            return bytes
+            // Rare (bodies over 16 KiB): shift the body right to make room for the longer varint.
+            buffer.reserve(size - slot)
+            let base = buffer.base
+            memmove(base + 2 + size, base + bodyStart, bodyCount)
+            buffer.count += size - slot
         }
-        bytes.withUnsafeMutableBufferPointer { buffer in
-            let base = buffer.baseAddress!
-            var rest = UInt64(bodyCount)
-            var index = 2
-            while rest >= 0x80 {
-                base[index] = UInt8(truncatingIfNeeded: rest) | 0x80
-                rest >>= 7
-                index += 1
-            }
-            base[index] = UInt8(truncatingIfNeeded: rest)
-            if size < slot {
-                memmove(base + 2 + size, base + bodyStart, bodyCount)
-            }
+        let base = buffer.base
+        var rest = UInt64(bodyCount)
+        var index = 2
+        while rest >= 0x80 {
+            base[index] = UInt8(truncatingIfNeeded: rest) | 0x80
+            rest >>= 7
+            index += 1
         }
+        base[index] = UInt8(truncatingIfNeeded: rest)
         if size < slot {
-            bytes.removeLast(slot - size)
+            memmove(base + 2 + size, base + bodyStart, bodyCount)
+            buffer.count -= slot - size
         }
-        return bytes
+        return buffer.bytes
     }
 }
