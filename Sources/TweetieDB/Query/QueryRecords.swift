@@ -78,7 +78,7 @@ public struct QueryRecords<R: Record>: Sequence {
                     }
                     let record: R
                     do {
-                        record = try RecordDecoder().decode(R.self, from: bytes)
+                        record = try R._decodeStored(bytes)
                     } catch {
                         throw base.descriptor.decodingFailed(error, key: Array(base.scan.viaIndex ? value : key), typeName: "\(R.self)", path: base.path)
                     }

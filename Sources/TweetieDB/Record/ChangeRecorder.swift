@@ -41,8 +41,11 @@ public struct TransactionChanges: Sendable, Hashable {
         }
     }
 
-    /// The operations of each collection, in the order they happened.
-    @usableFromInline var operations: [String: [Operation]] = [:]
+    /// The collections touched, in first-touch order. A transaction touches few collections, so
+    /// a linear search by name beats hashing the name once per record.
+    @usableFromInline var collections: [String] = []
+    /// The operations of `collections[i]`, in the order they happened.
+    @usableFromInline var lists: [[Operation]] = []
 
     /// Creates an empty set of changes.
     ///
@@ -53,22 +56,41 @@ public struct TransactionChanges: Sendable, Hashable {
 
     @usableFromInline
     mutating func recordInsert(_ collection: String, _ key: [UInt8]) {
-        operations[collection, default: []].append(Operation(key: key, kind: 0))
+        append(collection, Operation(key: key, kind: 0))
     }
 
     @usableFromInline
     mutating func recordModify(_ collection: String, _ key: [UInt8]) {
-        operations[collection, default: []].append(Operation(key: key, kind: 1))
+        append(collection, Operation(key: key, kind: 1))
     }
 
     @usableFromInline
     mutating func recordDelete(_ collection: String, _ key: [UInt8]) {
-        operations[collection, default: []].append(Operation(key: key, kind: 2))
+        append(collection, Operation(key: key, kind: 2))
+    }
+
+    @inlinable @inline(__always)
+    mutating func append(_ collection: String, _ operation: Operation) {
+        if let index = collections.firstIndex(of: collection) {
+            lists[index].append(operation)
+        } else {
+            collections.append(collection)
+            lists.append([operation])
+        }
     }
 
     /// Folds the operations of one collection into each key's net change: a stable sort by key,
     /// then each key's operations in transaction order.
     private static func resolve(_ operations: [Operation]) -> [(key: [UInt8], kind: ChangeKind)] {
+        // Bulk writes in key order (each key once, ascending) are already resolved.
+        var ascending = true
+        for position in operations.indices.dropFirst() where EncodedKey.compare(operations[position - 1].key, operations[position].key) >= 0 {
+            ascending = false
+            break
+        }
+        if ascending {
+            return operations.map { ($0.key, ChangeKind(rawValue: $0.kind)!) }
+        }
         let order = operations.indices.sorted { a, b in
             let c = EncodedKey.compare(operations[a].key, operations[b].key)
             return c != 0 ? c < 0 : a < b
@@ -104,7 +126,7 @@ public struct TransactionChanges: Sendable, Hashable {
     /// Every collection's net changes, keys in ascending byte order.
     func netChanges() -> [String: [(key: [UInt8], kind: ChangeKind)]] {
         var result: [String: [(key: [UInt8], kind: ChangeKind)]] = [:]
-        for (collection, operations) in operations {
+        for (collection, operations) in zip(collections, lists) {
             let list = Self.resolve(operations)
             if !list.isEmpty { result[collection] = list }
         }
@@ -118,7 +140,7 @@ public struct TransactionChanges: Sendable, Hashable {
     /// for (key, kind) in changes.changes(in: "tweets") { … }
     /// ```
     public func changes(in collection: String) -> [(key: [UInt8], kind: ChangeKind)] {
-        operations[collection].map(Self.resolve) ?? []
+        collections.firstIndex(of: collection).map { Self.resolve(lists[$0]) } ?? []
     }
 
     /// The primary keys (encoded) of `collection` with the given net change.

@@ -59,6 +59,12 @@ public struct Index<R: Record>: Sendable {
     }
 
     /// The index's value for `record`, without the primary key.
+    /// Appends the index value of `record` to `encoder`.
+    @inlinable
+    func appendValue(of record: R, to encoder: inout KeyEncoder) {
+        for component in components { component(record, &encoder) }
+    }
+
     @inlinable
     func value(of record: R) -> [UInt8] {
         var encoder = KeyEncoder()

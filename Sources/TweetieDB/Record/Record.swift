@@ -45,6 +45,71 @@ public protocol Record: Codable, Sendable {
     /// var primaryKey: Int64 { id }
     /// ```
     var primaryKey: PrimaryKey { get }
+
+    /// Decodes a stored record: the store's hook, not meant to be implemented.
+    ///
+    /// The default reads through ``RecordDecoder``; a record that is also ``RecordCodable``
+    /// gets a default that calls its fast path directly, resolved when the conformance is
+    /// compiled rather than looked up per record.
+    ///
+    /// ```swift
+    /// let tweet = try Tweet._decodeStored(bytes)
+    /// ```
+    static func _decodeStored(_ bytes: UnsafeRawBufferPointer) throws -> Self
+
+    /// Encodes the record for storage: the store's hook, not meant to be implemented.
+    ///
+    /// The default encodes through ``RecordEncoder``; a record that is also ``RecordCodable``
+    /// writes its fields straight into the store's reused buffer.
+    ///
+    /// ```swift
+    /// // Internal: the store calls it with a writer over its scratch buffer.
+    /// ```
+    func _encodeStored(to writer: inout RecordWriter) throws
+}
+
+extension Record {
+    /// Decodes a stored record through ``RecordDecoder``.
+    ///
+    /// ```swift
+    /// let tweet = try Tweet._decodeStored(bytes)
+    /// ```
+    @inlinable
+    public static func _decodeStored(_ bytes: UnsafeRawBufferPointer) throws -> Self {
+        try RecordDecoder().decode(Self.self, from: bytes)
+    }
+
+    /// Encodes the record through ``RecordEncoder`` into `writer`'s buffer.
+    ///
+    /// ```swift
+    /// // Internal: the store calls it with a writer over its scratch buffer.
+    /// ```
+    @inlinable
+    public func _encodeStored(to writer: inout RecordWriter) throws {
+        writer.replaceWithEncodedRecord(try RecordEncoder().encode(self))
+    }
+}
+
+extension Record where Self: RecordCodable {
+    /// Decodes a stored record through its ``RecordCodable`` fast path.
+    ///
+    /// ```swift
+    /// let tweet = try Tweet._decodeStored(bytes)
+    /// ```
+    @inlinable
+    public static func _decodeStored(_ bytes: UnsafeRawBufferPointer) throws -> Self {
+        try RecordDecoder().decode(record: Self.self, from: bytes)
+    }
+
+    /// Writes the record's fields through its ``RecordCodable`` fast path.
+    ///
+    /// ```swift
+    /// // Internal: the store calls it with a writer over its scratch buffer.
+    /// ```
+    @inlinable
+    public func _encodeStored(to writer: inout RecordWriter) throws {
+        encode(to: &writer)
+    }
 }
 
 extension Record {

@@ -67,8 +67,7 @@ public final class StoreWriter: StoreReading {
     /// ```
     public let transaction: WriteTransaction
     @usableFromInline let recorder = ChangeRecorderBox()
-    @usableFromInline let encoder = RecordEncoder()
-    @usableFromInline let decoder = RecordDecoder()
+    @usableFromInline let scratch = WriteScratch()
 
     init(store: Store, transaction: WriteTransaction) {
         self.store = store
@@ -90,6 +89,25 @@ final class ChangeRecorderBox {
     @usableFromInline init() {}
 }
 
+/// Buffers a write transaction reuses for every record it adds: the encoded record and, per
+/// index, the new and the old entry key. Only the writer's thread touches them.
+@usableFromInline
+final class WriteScratch {
+    @usableFromInline let record = RecordByteBuffer(capacity: 512)
+    @exclusivity(unchecked) @usableFromInline var newEntries: [KeyEncoder] = []
+    @exclusivity(unchecked) @usableFromInline var oldEntries: [KeyEncoder] = []
+    @usableFromInline init() {}
+
+    /// Makes room for `count` indexes.
+    @inlinable @inline(__always)
+    func prepare(indexCount count: Int) {
+        while newEntries.count < count {
+            newEntries.append(KeyEncoder())
+            oldEntries.append(KeyEncoder())
+        }
+    }
+}
+
 /// What ``StoreWriter/add(_:update:)`` did.
 ///
 /// ```swift
@@ -102,12 +120,6 @@ public enum WriteOutcome: Sendable, Hashable {
     case modified
     /// The record existed with identical bytes (policy `.modified`): nothing was written.
     case unchanged
-}
-
-/// What `add` found under the record's key.
-@usableFromInline
-enum ExistingRecord<R> {
-    case none, identical, different(R)
 }
 
 /// Counts of what a batch write did.
@@ -174,7 +186,7 @@ extension StoreReading {
 
     func decodeRecord<R: Record>(_ type: R.Type, _ bytes: UnsafeRawBufferPointer, descriptor: CollectionDescriptor, key: [UInt8]) throws -> R {
         do {
-            return try RecordDecoder().decode(type, from: bytes)
+            return try R._decodeStored(bytes)
         } catch {
             throw DatabaseError(.decodingFailed, operation: "decode", database: descriptor.name, path: store.path,
                                 message: "the stored record with key \(descriptor.describeKey(key)) cannot be decoded as \(R.self): \(error)")
@@ -208,7 +220,7 @@ extension StoreReading {
     @inlinable
     public func fetch<R: Record>(_ query: Query<R>) throws -> [R] {
         var records: [R] = []
-        try forEach(query) { record in records.append(record); return true }
+        try walkRecords(query, reserving: { records.reserveCapacity($0) }) { record in records.append(record); return true }
         return records
     }
 
@@ -235,6 +247,14 @@ extension StoreReading {
     /// ```
     @inlinable
     public func forEach<R: Record>(_ query: Query<R>, _ body: (R) throws -> Bool) throws {
+        try walkRecords(query, reserving: { _ in }) { record in try body(record) }
+    }
+
+    /// The loop behind ``forEach(_:_:)`` and ``fetch(_:)``: hands each record over (consumed, so
+    /// `fetch` moves it into its array instead of copying it), and calls `reserve` first with
+    /// the number of records a whole-collection walk will deliver.
+    @inlinable
+    func walkRecords<R: Record>(_ query: Query<R>, reserving reserve: (Int) -> Void, _ body: (consuming R) throws -> Bool) throws {
         let descriptor = try store.descriptor(for: R.self)
         let scan = try ScanPlan.make(query, descriptor: descriptor)
         guard scan.walkIsSorted else {
@@ -243,9 +263,11 @@ extension StoreReading {
         }
         let limit = query.limitCount ?? Int.max
         guard limit > 0 else { return }
+        if query.predicates.isEmpty, scan.range.lowerBound == nil, scan.range.upperBoundExclusive == nil {
+            reserve(min(limit, max(0, try transaction.stats(of: scan.database).entries - query.offset)))
+        }
         let offset = query.offset
         let predicates = query.predicates
-        let decoder = RecordDecoder()
         let transaction = self.transaction
         let path = store.path
         var skipped = 0
@@ -262,7 +284,7 @@ extension StoreReading {
             }
             let record: R
             do {
-                record = try decoder.decode(R.self, from: bytes)
+                record = try R._decodeStored(bytes)
             } catch {
                 throw descriptor.decodingFailed(error, key: Array(scan.viaIndex ? value : key), typeName: "\(R.self)", path: path)
             }
@@ -272,7 +294,7 @@ extension StoreReading {
                 return true
             }
             delivered += 1
-            return try body(record) && delivered < limit
+            return try body(consume record) && delivered < limit
         }
     }
 
@@ -281,14 +303,13 @@ extension StoreReading {
     func forEachEntry<R: Record>(_ query: Query<R>, _ body: (R, [UInt8], EncodedKey) throws -> Bool) throws {
         let descriptor = try store.descriptor(for: R.self)
         let plan = try QueryPlan(query, descriptor: descriptor)
-        let decoder = RecordDecoder()
         var skipped = 0
         var delivered = 0
         let limit = query.limitCount ?? Int.max
         guard limit > 0 else { return }
 
         if plan.walkIsSorted {
-            try walk(plan, decoder: decoder) { record, key in
+            try walk(plan) { record, key in
                 guard query.predicates.allSatisfy({ $0(record) }) else { return true }
                 if skipped < query.offset { skipped += 1; return true }
                 delivered += 1
@@ -299,7 +320,7 @@ extension StoreReading {
         }
         // The walk's order is not the sort order: collect the matches, sort them in memory.
         var matches: [(EncodedKey, [UInt8], R)] = []
-        try walk(plan, decoder: decoder) { record, key in
+        try walk(plan) { record, key in
             if query.predicates.allSatisfy({ $0(record) }) {
                 matches.append((plan.sortKey(of: record, primaryKey: key), key, record))
             }
@@ -311,7 +332,7 @@ extension StoreReading {
         }
     }
 
-    private func walk<R: Record>(_ plan: QueryPlan<R>, decoder: RecordDecoder, _ body: (R, [UInt8]) throws -> Bool) throws {
+    private func walk<R: Record>(_ plan: QueryPlan<R>, _ body: (R, [UInt8]) throws -> Bool) throws {
         let descriptor = plan.descriptor
         if plan.viaIndex {
             try transaction.forEach(in: plan.database, range: plan.range, reverse: plan.reverse) { _, value in
@@ -387,10 +408,20 @@ extension StoreWriter {
     public func add<R: Record, S: Sequence<R>>(contentsOf records: S, update policy: UpdatePolicy = .error) throws -> WriteCounts {
         let descriptor = try store.descriptor(for: R.self)
         var counts = WriteCounts()
-        for record in records { counts.add(try add(record, policy: policy, descriptor: descriptor)) }
+        // Contiguous input (an array) is read in place: iterating it would copy every record.
+        let done: Void? = try records.withContiguousStorageIfAvailable { buffer in
+            for position in buffer.indices { counts.add(try add(buffer[position], policy: policy, descriptor: descriptor)) }
+        }
+        if done == nil {
+            for record in records { counts.add(try add(record, policy: policy, descriptor: descriptor)) }
+        }
         return counts
     }
 
+    /// Adds one record. Everything that can refuse the record (encoding, key sizes, unique
+    /// indexes) is checked before the first write, so a thrown error leaves nothing of it behind.
+    /// The record goes in with `MDB_NOOVERWRITE`: a new key costs one B-tree search, and an
+    /// existing key hands back the stored bytes to compare or decode.
     @inlinable
     func add<R: Record>(_ record: R, policy: UpdatePolicy, descriptor: CollectionDescriptor) throws -> WriteOutcome {
         let key = record.encodedPrimaryKey
@@ -398,67 +429,89 @@ extension StoreWriter {
             throw DatabaseError(.invalidArgument, operation: "add", database: descriptor.name, path: store.path,
                                 message: "the primary key \(record.primaryKey) encodes to \(key.count) bytes; keys are limited to \(Store.maxKeySize)")
         }
-        let bytes: [UInt8]
+        let bytes: UnsafeRawBufferPointer
         do {
-            bytes = try encoder.encode(record)
+            var writer = RecordWriter(reusing: scratch.record)
+            try record._encodeStored(to: &writer)
+            bytes = try writer.finishInPlace()
         } catch {
             throw DatabaseError(.encodingFailed, operation: "add", database: descriptor.name, path: store.path,
                                 message: "\(R.self) with key \(record.primaryKey) cannot be encoded: \(error)")
         }
-        // Look at the stored record, if any, in place.
-        let existing: ExistingRecord<R> = try transaction.withValue(for: key, in: descriptor.records) { stored -> ExistingRecord<R> in
-            if policy == .error { return .different(record) }
-            let same = stored.count == bytes.count && bytes.withUnsafeBytes { compareBytes(stored, $0) == 0 }
-            if same { return policy == .modified ? .identical : .different(record) }
+        try prepareIndexEntries(of: record, key: key, descriptor: descriptor)
+        let transaction = self.transaction
+        // (No closure captures `record`: that would copy it.)
+        let existing = try key.withUnsafeBytes { try transaction.putIfAbsent(rawKey: $0, rawValue: bytes, in: descriptor.records) }
+        guard let stored = existing else {
+            try writeIndexEntries(of: R.self, key: key, old: nil, descriptor: descriptor)
+            recorder.changes.recordInsert(descriptor.name, key)
+            return .inserted
+        }
+        if policy == .error {
+            throw DatabaseError(.constraintViolation, operation: "add", database: descriptor.name, path: store.path,
+                                message: "a \(R.self) with primary key \(record.primaryKey) already exists (update policy .error)")
+        }
+        let same = stored.count == bytes.count && compareBytes(stored, bytes) == 0
+        if same {
+            // Identical bytes: same index values. `.modified` writes nothing; `.all` rewrites.
+            if policy == .modified { return .unchanged }
+        } else {
+            let old: R
             do {
-                return .different(try decoder.decode(R.self, from: stored))
+                old = try R._decodeStored(stored)
             } catch {
                 throw descriptor.decodingFailed(error, key: key, typeName: "\(R.self)", path: store.path)
             }
-        } ?? .none
-        switch existing {
-        case .identical:
-            return .unchanged
-        case .none:
-            try putIndexEntries(of: record, key: key, old: nil, descriptor: descriptor)
-            try transaction.put(key, bytes, in: descriptor.records)
-            recorder.changes.recordInsert(descriptor.name, key)
-            return .inserted
-        case .different(let old):
-            if policy == .error {
-                throw DatabaseError(.constraintViolation, operation: "add", database: descriptor.name, path: store.path,
-                                    message: "a \(R.self) with primary key \(record.primaryKey) already exists (update policy .error)")
+            try writeIndexEntries(of: R.self, key: key, old: old, descriptor: descriptor)
+        }
+        try key.withUnsafeBytes { try transaction.putValue(rawKey: $0, rawValue: bytes, in: descriptor.records) }
+        recorder.changes.recordModify(descriptor.name, key)
+        return .modified
+    }
+
+    /// Builds the entry key of every index of `record` in the scratch encoders, and checks
+    /// them: LMDB's key size limit, and that no other record holds a unique value.
+    @inlinable
+    func prepareIndexEntries<R: Record>(of record: R, key: [UInt8], descriptor: CollectionDescriptor) throws {
+        let indexes = R.indexes
+        guard !indexes.isEmpty else { return }
+        scratch.prepare(indexCount: indexes.count)
+        for position in indexes.indices {
+            let index = indexes[position]
+            scratch.newEntries[position].reset()
+            index.appendValue(of: record, to: &scratch.newEntries[position])
+            if !index.isUnique { scratch.newEntries[position].appendBytes(key) }
+            let entry = scratch.newEntries[position].bytes
+            guard entry.count <= Store.maxKeySize else {
+                throw DatabaseError(.invalidArgument, operation: "add", database: "\(descriptor.name)#\(index.name)", path: store.path,
+                                    message: "the index entry for \(descriptor.describeKey(key)) is \(entry.count) bytes; LMDB keys are limited to \(Store.maxKeySize)")
             }
-            try putIndexEntries(of: record, key: key, old: old, descriptor: descriptor)
-            try transaction.put(key, bytes, in: descriptor.records)
-            recorder.changes.recordModify(descriptor.name, key)
-            return .modified
+            if index.isUnique, let owner = try transaction.value(for: entry, in: descriptor.indexDatabases[position]), owner != key {
+                throw DatabaseError(.constraintViolation, operation: "add", database: "\(descriptor.name)#\(index.name)", path: store.path,
+                                    message: "unique index '\(index.name)' already holds this value for the record with key \(descriptor.describeKey(owner)), so \(descriptor.describeKey(key)) cannot use it")
+            }
         }
     }
 
+    /// Writes the entries ``prepareIndexEntries(of:key:descriptor:)`` built, replacing those of
+    /// `old` where the value changed.
     @inlinable
-    func putIndexEntries<R: Record>(of record: R, key: [UInt8], old: R?, descriptor: CollectionDescriptor) throws {
-        for (position, index) in R.indexes.enumerated() {
-            let value = index.value(of: record)
-            let oldValue = old.map { index.value(of: $0) }
-            if let oldValue, oldValue == value { continue }
+    func writeIndexEntries<R: Record>(of type: R.Type, key: [UInt8], old: R?, descriptor: CollectionDescriptor) throws {
+        let indexes = R.indexes
+        let transaction = self.transaction
+        for position in indexes.indices {
             let database = descriptor.indexDatabases[position]
-            if let oldValue {
-                let oldEntry = CollectionDescriptor.indexEntry(oldValue, primaryKey: key, unique: index.isUnique)
-                try transaction.delete(oldEntry.key, in: database)
+            if let old {
+                let index = indexes[position]
+                scratch.oldEntries[position].reset()
+                index.appendValue(of: old, to: &scratch.oldEntries[position])
+                if !index.isUnique { scratch.oldEntries[position].appendBytes(key) }
+                if scratch.oldEntries[position].bytes == scratch.newEntries[position].bytes { continue }
+                try scratch.oldEntries[position].bytes.withUnsafeBytes { _ = try transaction.delete(rawKey: $0, in: database) }
             }
-            let entry = CollectionDescriptor.indexEntry(value, primaryKey: key, unique: index.isUnique)
-            guard entry.key.count <= Store.maxKeySize else {
-                throw DatabaseError(.invalidArgument, operation: "add", database: "\(descriptor.name)#\(index.name)", path: store.path,
-                                    message: "the index entry for \(descriptor.describeKey(key)) is \(entry.key.count) bytes; LMDB keys are limited to \(Store.maxKeySize)")
+            try scratch.newEntries[position].bytes.withUnsafeBytes { entry in
+                try key.withUnsafeBytes { try transaction.putValue(rawKey: entry, rawValue: $0, in: database) }
             }
-            if index.isUnique {
-                if let owner = try transaction.value(for: entry.key, in: database), owner != key {
-                    throw DatabaseError(.constraintViolation, operation: "add", database: "\(descriptor.name)#\(index.name)", path: store.path,
-                                        message: "unique index '\(index.name)' already holds this value for the record with key \(descriptor.describeKey(owner)), so \(descriptor.describeKey(key)) cannot use it")
-                }
-            }
-            try transaction.put(entry.key, entry.value, in: database)
         }
     }
 
