@@ -52,14 +52,20 @@ extension Tweet: RecordCodable {
             default: break
             }
         }
-        self.init(id: try reader.require(id, forKey: "id"), text: try reader.require(text, forKey: "text"),
-                  name: try reader.require(name, forKey: "name"), username: try reader.require(username, forKey: "username"),
-                  authorId: try reader.require(authorId, forKey: "authorId"), created: try reader.require(created, forKey: "created"),
-                  imageURL: try reader.require(imageURL, forKey: "imageURL"),
-                  retweetCount: try reader.require(retweetCount, forKey: "retweetCount"),
-                  favoriteCount: try reader.require(favoriteCount, forKey: "favoriteCount"),
-                  inReplyToId: inReplyToId, isRetweet: try reader.require(isRetweet, forKey: "isRetweet"),
-                  lang: lang, lists: lists ?? [])
+        // Field by field rather than through the memberwise init: no temporary Tweet to copy.
+        self.id = try reader.require(id, forKey: "id")
+        self.text = try reader.require(text, forKey: "text")
+        self.name = try reader.require(name, forKey: "name")
+        self.username = try reader.require(username, forKey: "username")
+        self.authorId = try reader.require(authorId, forKey: "authorId")
+        self.created = try reader.require(created, forKey: "created")
+        self.imageURL = try reader.require(imageURL, forKey: "imageURL")
+        self.retweetCount = try reader.require(retweetCount, forKey: "retweetCount")
+        self.favoriteCount = try reader.require(favoriteCount, forKey: "favoriteCount")
+        self.inReplyToId = inReplyToId
+        self.isRetweet = try reader.require(isRetweet, forKey: "isRetweet")
+        self.lang = lang
+        self.lists = lists ?? []
     }
 }
 
