@@ -11,7 +11,7 @@ struct BenchCommand: ParsableCommand {
     struct Reads: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "reads",
-            abstract: "Time the first page of the timeline and a full decoded scan of the stored tweets.")
+            abstract: "Time the first page of the timeline, a full decoded scan of the stored tweets, and verify's page check.")
 
         @OptionGroup var database: DatabaseOptions
 
@@ -36,6 +36,7 @@ struct BenchCommand: ParsableCommand {
                 }
                 Out.line("first page   \(String(format: "%.3f ms", result.firstPageSeconds * 1000)) (50 rows, median)")
                 Out.line("full scan    \(result.records) tweets in \(String(format: "%.1f ms", result.scanSeconds * 1000)): \(Int(result.scanRecordsPerSecond)) records/s (best of \(rounds))")
+                Out.line("page check   \(result.pagesChecked) pages in \(String(format: "%.1f ms", result.pageCheckSeconds * 1000)) (the structural check verify runs first, best of \(rounds))")
             }
         }
     }

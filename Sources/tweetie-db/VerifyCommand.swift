@@ -5,16 +5,18 @@ import TweetieSync
 struct VerifyCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "verify",
-        abstract: "Check every index against its records and the change log's sanity.",
+        abstract: "Check the pages of data.mdb, every index against its records, and the change log's sanity.",
         discussion: """
             Exits with status 1 when anything is inconsistent, after listing every problem found. \
-            The check runs in a child process: LMDB trusts its pages, and a corrupted page can crash \
-            the process reading it; verify reports such a crash as corruption instead of crashing.
+            LMDB trusts its pages, and a damaged page can crash the process reading it, so verify \
+            first checks the structure of every page (reading the file, not through LMDB) and \
+            reports a damaged page as corruption. As a second safety net the check runs in a child \
+            process, and a crash of that process is reported as corruption too.
             """)
 
     @OptionGroup var database: DatabaseOptions
 
-    @Flag(name: .customLong("in-process"), help: ArgumentHelp("Check in this process (a crash on a corrupted page is not caught).", visibility: .hidden))
+    @Flag(name: .customLong("in-process"), help: ArgumentHelp("Check in this process, without the child-process safety net.", visibility: .hidden))
     var inProcess = false
 
     func run() throws {
@@ -28,7 +30,7 @@ struct VerifyCommand: ParsableCommand {
             let report = try store.verify()
             let records = report.records.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }.joined(separator: ", ")
             if report.problems.isEmpty {
-                Out.line("ok: \(records); \(report.indexEntries) index entries; \(report.changeLogEntries) change-log entries")
+                Out.line("ok: \(records); \(report.indexEntries) index entries; \(report.changeLogEntries) change-log entries; \(report.pagesChecked) pages")
                 return
             }
             for problem in report.problems { Out.error(problem) }

@@ -2,8 +2,9 @@ import Foundation
 import Testing
 
 /// `tweetie-db verify` on databases with random bytes over one page: LMDB itself may crash on
-/// such a page (SIGSEGV, or an assertion abort in mdb.c), so verify checks in a child process and
-/// must always end with a clear sentence and exit status 0 (page unused) or 1 (corrupt).
+/// such a page (SIGSEGV, or an assertion abort in mdb.c), so verify checks the page structure
+/// first (and, as a second safety net, runs in a child process); it must always end with a clear
+/// sentence and exit status 0 (page unused) or 1 (corrupt).
 @Suite("tweetie-db verify on corrupted pages")
 struct CorruptDatabaseCLITests {
     @Test func randomBytesOverAPageAreReportedNeverCrash() throws {
@@ -36,6 +37,7 @@ struct CorruptDatabaseCLITests {
             }
         }
         #expect(crashed + reported > 0, "random bytes over 12 pages were never noticed")
+        #expect(crashed == 0, "the page check must report a damaged page before LMDB can crash on it")
     }
 }
 

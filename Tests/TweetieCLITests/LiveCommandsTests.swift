@@ -154,5 +154,6 @@ struct MoreCommandsTests {
         #expect(reads.status == 0)
         let result = try JSONDecoder().decode(ReadBenchmark.Result.self, from: reads.stdout)
         #expect(result.records == 90 && result.scanRecordsPerSecond > 0)
+        #expect(result.pagesChecked > 0 && result.pageCheckSeconds > 0)
     }
 }

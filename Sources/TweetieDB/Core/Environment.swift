@@ -60,6 +60,10 @@ public final class Environment: @unchecked Sendable {
     /// Opening a path that is already open with an equal configuration returns the same instance;
     /// with a different configuration it throws ``DatabaseError/Code-swift.enum/alreadyOpen``.
     /// Stale reader slots left by dead processes are cleared (`mdb_reader_check`) on open.
+    /// A damaged `data.mdb` that LMDB would crash on while opening or looking up a named database
+    /// — a truncated file, an impossible meta page, damaged pages of the main database or (unless
+    /// read-only) of the free list — is refused with ``DatabaseError/Code-swift.enum/corrupted``
+    /// (see ``checkPageStructure()``).
     ///
     /// ```swift
     /// let env = try Environment.open(at: "/tmp/example")
@@ -129,8 +133,11 @@ public final class Environment: @unchecked Sendable {
             try LMDB.check(LMDB.setMapSize(handle, configuration.mapSize), "mdb_env_set_mapsize", path: path)
             try LMDB.check(LMDB.setMaxDatabases(handle, configuration.maxDatabases), "mdb_env_set_maxdbs", path: path)
             try LMDB.check(LMDB.setMaxReaders(handle, configuration.maxReaders), "mdb_env_set_maxreaders", path: path)
+            try Environment.checkMetaPages(dataPath: dataPath, path: path)
             try LMDB.check(LMDB.open(handle, path: path, flags: flags, mode: configuration.fileMode), "mdb_env_open", path: path)
             try Environment.checkFileSize(handle, dataPath: dataPath, path: path)
+            // LMDB trusts its pages: refuse a damaged catalog (or free list) before any read of it.
+            try Environment.checkCatalog(handle, path: path, readOnly: configuration.readOnly)
         } catch {
             LMDB.close(handle)
             // Leave the directory as it was: remove the lock file (and an empty data file) this
@@ -154,10 +161,17 @@ public final class Environment: @unchecked Sendable {
     private static func checkFileSize(_ handle: LMDB.EnvironmentHandle, dataPath: String, path: String) throws(DatabaseError) {
         var status = stat()
         guard stat(dataPath, &status) == 0 else { return }
-        let needed = (LMDB.info(handle).lastPage + 1) * LMDB.pageSize(handle)
-        guard Int(status.st_size) < needed else { return }
-        throw DatabaseError(.corrupted, operation: "open", path: path,
-                            message: "data.mdb is truncated: it holds \(status.st_size) bytes but its last committed page ends at byte \(needed) (the file was cut short, e.g. copied while incomplete); restore it from a backup")
+        // A damaged last page number must not overflow the arithmetic: it ends "beyond any size".
+        let (pages, overflowed) = LMDB.info(handle).lastPage.addingReportingOverflow(1)
+        let (needed, overflowedAgain) = pages.multipliedReportingOverflow(by: LMDB.pageSize(handle))
+        let end = overflowed || overflowedAgain || pages <= 0 ? Int.max : needed
+        guard Int(status.st_size) < end else { return }
+        throw truncatedError(fileSize: Int(status.st_size), end: end, path: path)
+    }
+
+    static func truncatedError(fileSize: Int, end: Int, path: String) -> DatabaseError {
+        DatabaseError(.corrupted, operation: "open", path: path,
+                      message: "data.mdb is truncated: it holds \(fileSize) bytes but its last committed page ends at byte \(end) (the file was cut short, e.g. copied while incomplete); restore it from a backup")
     }
 
     private static func explainOpenFailure(_ error: DatabaseError, path: String) -> DatabaseError {

@@ -238,6 +238,9 @@ enum LMDB {
         var k = MDB_val(mv_size: key?.count ?? 0, mv_data: UnsafeMutableRawPointer(mutating: key?.baseAddress))
         var v = MDB_val()
         let code = mdb_cursor_get(cursor, &k, &v, op.raw)
+        // On failure LMDB may leave a size without data (e.g. an overflow page it cannot find):
+        // such a pair is not a buffer.
+        guard code == MDB_SUCCESS else { return (code, UnsafeRawBufferPointer(start: nil, count: 0), UnsafeRawBufferPointer(start: nil, count: 0)) }
         return (code, UnsafeRawBufferPointer(start: k.mv_data, count: k.mv_size), UnsafeRawBufferPointer(start: v.mv_data, count: v.mv_size))
     }
 

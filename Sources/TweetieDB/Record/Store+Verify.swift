@@ -23,6 +23,13 @@ public struct VerificationReport: Sendable, Hashable, Codable {
     /// print(report.changeLogEntries)
     /// ```
     public var changeLogEntries = 0
+    /// The B-tree pages whose structure was checked before any record was read (branch, leaf and
+    /// overflow pages of every database; see ``Environment/checkPageStructure()``).
+    ///
+    /// ```swift
+    /// print(report.pagesChecked)
+    /// ```
+    public var pagesChecked = 0
     /// One sentence per inconsistency; empty when the database is consistent.
     ///
     /// ```swift
@@ -32,79 +39,100 @@ public struct VerificationReport: Sendable, Hashable, Codable {
 }
 
 extension Store {
-    /// Checks, in one snapshot, every index against its records (each record has exactly its
-    /// entries, and no entry is stale) and the change log's sanity (consecutive sequence numbers
-    /// ending at the recorded last one, every entry decodable).
+    /// Checks, in one snapshot, the structure of every page of `data.mdb`, then every index
+    /// against its records (each record has exactly its entries, and no entry is stale) and the
+    /// change log's sanity (consecutive sequence numbers ending at the recorded last one, every
+    /// entry decodable).
     ///
-    /// A damaged record is reported as a problem. LMDB itself trusts its page layout, though:
-    /// random bytes over a B-tree page can crash the calling process (SIGSEGV, or an assertion
-    /// abort in `mdb.c`). To check a database that may be damaged, run `tweetie-db verify`, which
-    /// runs this check in a child process and reports such a crash as corruption.
+    /// It is safe on a damaged file. LMDB trusts its page layout, and random bytes over a B-tree page
+    /// would crash a process that reads it through LMDB (SIGSEGV, or an assertion abort in `mdb.c`).
+    /// So verify first reads the snapshot's pages with `pread` and validates everything LMDB would
+    /// dereference (``Environment/checkPageStructure()``); a damaged page becomes a problem such as
+    /// "page 123 (tweets#created, leaf): node 4 offset 9000 lies outside the page" in
+    /// ``VerificationReport/problems`` (not a thrown error), and the records are then not read
+    /// (``VerificationReport/records`` stays empty). Only when the structure is sound are the
+    /// records walked through LMDB, and a damaged record is reported as a problem too. A file
+    /// damaged where opening reads it is already refused by ``open(at:configuration:collections:migrations:)``.
     ///
     /// ```swift
     /// let report = try store.verify()
     /// print(report.problems.isEmpty ? "consistent" : report.problems.joined(separator: "\n"))
     /// ```
     public func verify() throws -> VerificationReport {
-        try read { reader in
-            let tx = reader.transaction
-            var report = VerificationReport()
-            for name in collectionNames {
-                let descriptor = collectionsByName[name]!
-                var expected: [[[UInt8]: [UInt8]]] = Array(repeating: [:], count: descriptor.indexes.count)
-                var count = 0
-                try tx.forEach(in: descriptor.records) { key, value in
-                    count += 1
-                    do {
-                        for (position, entryKey, entryValue) in try descriptor.indexEntries(value, Array(key)) {
-                            if let other = expected[position][entryKey], descriptor.indexes[position].isUnique {
-                                report.problems.append("\(name): records \(descriptor.describeKey(other)) and \(descriptor.describeKey(entryValue)) share a value of unique index '\(descriptor.indexes[position].name)'")
-                            }
-                            expected[position][entryKey] = entryValue
+        for _ in 0..<Environment.pageCheckAttempts {
+            let report = try read { reader -> VerificationReport? in
+                guard let pages = try environment.checkPageStructure(in: reader.transaction, scope: .everything) else { return nil }
+                var report = VerificationReport()
+                report.pagesChecked = pages.pagesChecked
+                guard pages.isSound else {
+                    report.problems = pages.problems
+                    return report
+                }
+                try verifyRecords(reader, into: &report)
+                return report
+            }
+            if let report { return report }
+        }
+        throw environment.snapshotOverwrittenError(operation: "verify")
+    }
+
+    /// The record-level part of ``verify()``, through LMDB, on a snapshot whose pages are sound.
+    private func verifyRecords(_ reader: StoreReader, into report: inout VerificationReport) throws {
+        let tx = reader.transaction
+        for name in collectionNames {
+            let descriptor = collectionsByName[name]!
+            var expected: [[[UInt8]: [UInt8]]] = Array(repeating: [:], count: descriptor.indexes.count)
+            var count = 0
+            try tx.forEach(in: descriptor.records) { key, value in
+                count += 1
+                do {
+                    for (position, entryKey, entryValue) in try descriptor.indexEntries(value, Array(key)) {
+                        if let other = expected[position][entryKey], descriptor.indexes[position].isUnique {
+                            report.problems.append("\(name): records \(descriptor.describeKey(other)) and \(descriptor.describeKey(entryValue)) share a value of unique index '\(descriptor.indexes[position].name)'")
                         }
-                    } catch {
-                        report.problems.append("\(name): record \(descriptor.describeKey(Array(key))) cannot be decoded: \(error)")
+                        expected[position][entryKey] = entryValue
+                    }
+                } catch {
+                    report.problems.append("\(name): record \(descriptor.describeKey(Array(key))) cannot be decoded: \(error)")
+                }
+                return true
+            }
+            report.records[name] = count
+            for (position, index) in descriptor.indexes.enumerated() {
+                var remaining = expected[position]
+                try tx.forEach(in: descriptor.indexDatabases[position]) { key, value in
+                    report.indexEntries += 1
+                    let k = Array(key)
+                    if let want = remaining.removeValue(forKey: k) {
+                        if want != Array(value) {
+                            report.problems.append("\(name)#\(index.name): an entry points to \(descriptor.describeKey(Array(value))) instead of \(descriptor.describeKey(want))")
+                        }
+                    } else {
+                        report.problems.append("\(name)#\(index.name): a stale entry points to \(descriptor.describeKey(Array(value))), which does not have this value")
                     }
                     return true
                 }
-                report.records[name] = count
-                for (position, index) in descriptor.indexes.enumerated() {
-                    var remaining = expected[position]
-                    try tx.forEach(in: descriptor.indexDatabases[position]) { key, value in
-                        report.indexEntries += 1
-                        let k = Array(key)
-                        if let want = remaining.removeValue(forKey: k) {
-                            if want != Array(value) {
-                                report.problems.append("\(name)#\(index.name): an entry points to \(descriptor.describeKey(Array(value))) instead of \(descriptor.describeKey(want))")
-                            }
-                        } else {
-                            report.problems.append("\(name)#\(index.name): a stale entry points to \(descriptor.describeKey(Array(value))), which does not have this value")
-                        }
-                        return true
-                    }
-                    for (_, owner) in remaining {
-                        report.problems.append("\(name)#\(index.name): the entry of record \(descriptor.describeKey(owner)) is missing")
-                    }
+                for (_, owner) in remaining {
+                    report.problems.append("\(name)#\(index.name): the entry of record \(descriptor.describeKey(owner)) is missing")
                 }
             }
-            let last = try reader.lastChangeSequence()
-            var previous: UInt64?
-            try tx.forEach(in: log) { key, value in
-                let sequence = ChangeLog.sequence(from: key)
-                report.changeLogEntries += 1
-                if let previous, sequence != previous + 1 {
-                    report.problems.append("change log: sequence \(sequence) follows \(previous); entries are missing")
-                }
-                previous = sequence
-                do { _ = try ChangeLog.decode(value, sequence: sequence) } catch { report.problems.append("\(error)") }
-                return true
+        }
+        let last = try reader.lastChangeSequence()
+        var previous: UInt64?
+        try tx.forEach(in: log) { key, value in
+            let sequence = ChangeLog.sequence(from: key)
+            report.changeLogEntries += 1
+            if let previous, sequence != previous + 1 {
+                report.problems.append("change log: sequence \(sequence) follows \(previous); entries are missing")
             }
-            if let previous, previous != last {
-                report.problems.append("change log: the last entry is \(previous) but the recorded last sequence is \(last)")
-            } else if previous == nil, last > 0, report.changeLogEntries == 0 {
-                report.problems.append("change log: the recorded last sequence is \(last) but the log is empty")
-            }
-            return report
+            previous = sequence
+            do { _ = try ChangeLog.decode(value, sequence: sequence) } catch { report.problems.append("\(error)") }
+            return true
+        }
+        if let previous, previous != last {
+            report.problems.append("change log: the last entry is \(previous) but the recorded last sequence is \(last)")
+        } else if previous == nil, last > 0, report.changeLogEntries == 0 {
+            report.problems.append("change log: the recorded last sequence is \(last) but the log is empty")
         }
     }
 }

@@ -151,8 +151,10 @@ public final class Store: @unchecked Sendable {
 
     /// Opens (creating when needed) the database in `path` with the given collections.
     ///
-    /// Refuses, without changing anything, a database written by a newer format version or a
-    /// directory holding an LMDB database that is not a TweetieDB one. Runs migrations for
+    /// Refuses, without changing anything, a database written by a newer format version, a
+    /// directory holding an LMDB database that is not a TweetieDB one, and a damaged `data.mdb`
+    /// whose pages opening would read through LMDB (meta page, main database, `_meta`, free list:
+    /// ``DatabaseError/Code-swift.enum/corrupted``; ``verify()`` checks every other page). Runs migrations for
     /// collections whose schema version went up and rebuilds indexes whose definition changed.
     ///
     /// ```swift
@@ -196,7 +198,11 @@ public final class Store: @unchecked Sendable {
         let environment = try Environment.open(at: path, configuration: envConfiguration)
         self.environment = environment
         do {
-            if existed { try Store.checkFormat(environment) }
+            if existed {
+                // Opening reads `_meta` through LMDB: make sure its pages are sound first.
+                try environment.requireSoundPages(of: [Store.metaName], operation: "open")
+                try Store.checkFormat(environment)
+            }
             meta = try environment.database(named: Store.metaName, create: !envConfiguration.readOnly)
             log = try environment.database(named: Store.logName, create: !envConfiguration.readOnly)
             var byName: [String: CollectionDescriptor] = [:]

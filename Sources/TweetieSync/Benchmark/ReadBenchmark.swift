@@ -1,7 +1,7 @@
 import Foundation
 
-/// A read benchmark on the stored tweets: the first page of the timeline and a full decoded scan
-/// in timeline order.
+/// A read benchmark on the stored tweets: the first page of the timeline, a full decoded scan
+/// in timeline order, and the structural page check that ``Store/verify()`` runs first.
 ///
 /// ```swift
 /// let result = try ReadBenchmark(rounds: 20).run(on: store)
@@ -29,6 +29,10 @@ public struct ReadBenchmark: Sendable {
         public var scanSeconds: Double
         /// Records per second of the best scan.
         public var scanRecordsPerSecond: Double
+        /// Pages whose structure the page check validated (``Environment/checkPageStructure()``).
+        public var pagesChecked: Int
+        /// Best time of the page check over the whole file, in seconds.
+        public var pageCheckSeconds: Double
     }
 
     /// Runs the benchmark.
@@ -56,7 +60,13 @@ public struct ReadBenchmark: Sendable {
                 return n
             } })
         }
+        var bestCheck = Double.infinity
+        var checked = 0
+        for _ in 0..<rounds {
+            bestCheck = min(bestCheck, try time { checked = try store.environment.checkPageStructure().pagesChecked })
+        }
         return Result(records: count, firstPageSeconds: pages[pages.count / 2], scanSeconds: best,
-                      scanRecordsPerSecond: best > 0 ? Double(count) / best : 0)
+                      scanRecordsPerSecond: best > 0 ? Double(count) / best : 0,
+                      pagesChecked: checked, pageCheckSeconds: bestCheck)
     }
 }

@@ -138,9 +138,9 @@ struct DamagedDatabaseTests {
 
     /// A damaged record on a leaf page (its bytes changed, LMDB's node header intact): LMDB hands
     /// the bytes back, and TweetieDB's decoder rejects them — export throws `decodingFailed`,
-    /// verify lists the record. (Random bytes over a whole page can crash LMDB itself, which
-    /// trusts its page layout; `tweetie-db verify` checks in a child process for that reason —
-    /// see `CorruptDatabaseCLITests`.)
+    /// verify lists the record. (Random bytes over a whole page would crash LMDB itself, which
+    /// trusts its page layout; verify checks the page structure first — see
+    /// `PageStructureCheckTests`.)
     @Test func corruptedRecordIsReportedNotCrashed() throws {
         let dir = TemporaryDirectory("corrupt-record")
         defer { dir.remove() }
