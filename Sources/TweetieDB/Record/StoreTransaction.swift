@@ -423,7 +423,7 @@ extension StoreWriter {
     /// The record goes in with `MDB_NOOVERWRITE`: a new key costs one B-tree search, and an
     /// existing key hands back the stored bytes to compare or decode.
     @inlinable
-    func add<R: Record>(_ record: R, policy: UpdatePolicy, descriptor: CollectionDescriptor) throws -> WriteOutcome {
+    func add<R: Record>(_ record: borrowing R, policy: UpdatePolicy, descriptor: CollectionDescriptor) throws -> WriteOutcome {
         let key = record.encodedPrimaryKey
         guard key.count <= Store.maxKeySize else {
             throw DatabaseError(.invalidArgument, operation: "add", database: descriptor.name, path: store.path,
@@ -472,7 +472,7 @@ extension StoreWriter {
     /// Builds the entry key of every index of `record` in the scratch encoders, and checks
     /// them: LMDB's key size limit, and that no other record holds a unique value.
     @inlinable
-    func prepareIndexEntries<R: Record>(of record: R, key: [UInt8], descriptor: CollectionDescriptor) throws {
+    func prepareIndexEntries<R: Record>(of record: borrowing R, key: [UInt8], descriptor: CollectionDescriptor) throws {
         let indexes = R.indexes
         guard !indexes.isEmpty else { return }
         scratch.prepare(indexCount: indexes.count)
