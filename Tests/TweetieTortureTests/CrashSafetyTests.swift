@@ -44,10 +44,8 @@ struct CrashSafetyTests {
     @Test func shortStressLosesNoUpdateAndObserversConverge() throws {
         let db = Self.temporaryPath("stress")
         defer { try? FileManager.default.removeItem(atPath: db) }
-        // The file-size bound is loose here on purpose: how far LMDB's file outgrows its data while
-        // readers are active depends on the machine's load (see RELIABILITY.md, "File growth").
-        let result = try Torture.run(["stress", "--seconds", "5", "--writers", "2", "--observers", "2", "--db", db,
-                                      "--max-file-ratio", "100", "--format", "json"])
+        // The default file-size bound (4× a compacted copy) applies: see RELIABILITY.md, "The file-size bound".
+        let result = try Torture.run(["stress", "--seconds", "5", "--writers", "2", "--observers", "2", "--db", db, "--format", "json"])
         let summary = try JSONDecoder().decode(StressSummary.self, from: result.stdout)
         #expect(result.status == 0, "\(summary.failures.joined(separator: "\n")) \(result.stderr)")
         #expect(summary.failures.isEmpty)
@@ -57,6 +55,17 @@ struct CrashSafetyTests {
         #expect(summary.observersChecked.count == 2)
         #expect(summary.mapSizeBefore == 1 << 20)
         #expect(summary.fileSizeAfter > summary.fileSizeBefore && summary.compactedSize > 0)
+        #expect(summary.maxFileRatio == 4)
+        #expect(Double(summary.fileSizeAfter) <= summary.maxFileRatio * Double(summary.compactedSize))
+        // The growth time series: one sample per second while the writers ran, the milestones, the readers.
+        let growth = try #require(summary.growth)
+        #expect(growth.samples.count >= 5 && growth.polls > growth.samples.count)
+        #expect(growth.milestones.map(\.percent) == [10, 25, 50, 75, 100])
+        #expect(zip(growth.samples, growth.samples.dropFirst()).allSatisfy { $0.fileSize <= $1.fileSize && $0.lastTransaction <= $1.lastTransaction })
+        let last = try #require(growth.samples.last)
+        #expect(last.fileSize > summary.fileSizeBefore && last.fileSize <= summary.fileSizeAfter)
+        #expect(last.usedPages * growth.pageSize <= last.fileSize && last.freePages < last.usedPages)
+        #expect(UInt64(last.lastTransaction) > summary.commits)  // every commit is an LMDB transaction, plus the setup ones
     }
 
     @Test func stressRefusesAnExistingDatabase() throws {

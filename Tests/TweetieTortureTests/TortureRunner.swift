@@ -91,6 +91,33 @@ struct StressSummary: Decodable {
     var compactedSize: Int
     var mapSizeBefore: Int
     var writerMapSizes: [Int]
+    var maxFileRatio: Double
+    var growth: Growth?
     var observersChecked: [String]
     var failures: [String]
+
+    struct Growth: Decodable {
+        var pageSize: Int
+        var samples: [Sample]
+        var milestones: [Milestone]
+        var polls: Int
+        var maxReaderLag: Int
+        var maxPinnedPages: Int
+    }
+
+    struct Sample: Decodable {
+        var seconds: Double
+        var fileSize: Int
+        var usedPages: Int
+        var freePages: Int
+        var pinnedPages: Int
+        var lastTransaction: Int
+        var readerLag: Int
+        var maxReaderLag: Int
+    }
+
+    struct Milestone: Decodable {
+        var percent: Int
+        var sample: Sample
+    }
 }

@@ -94,21 +94,49 @@ enum LMDB {
         return (info.me_mapsize, info.me_last_pgno, info.me_last_txnid, Int(info.me_maxreaders))
     }
 
-    /// The reader slots whose owner pid is set: one line per slot from `mdb_reader_list`.
-    static func heldReaderSlots(_ env: EnvironmentHandle) -> Int {
-        var count = 0
-        _ = withUnsafeMutablePointer(to: &count) { counter in
+    /// The reader slots whose owner pid is set, from `mdb_reader_list`: owner pid, thread and the
+    /// snapshot (transaction id) the slot holds, `nil` when its owner has no read transaction open.
+    static func readerSlots(_ env: EnvironmentHandle) -> [(pid: Int32, thread: UInt64, transactionID: Int?)] {
+        var slots: [(pid: Int32, thread: UInt64, transactionID: Int?)] = []
+        _ = withUnsafeMutablePointer(to: &slots) { list in
             mdb_reader_list(env, { message, context in
-                // Slot lines start with the owner's pid; the header and "(no active readers)" do not.
+                // Slot lines are "pid thread txnid" (txnid "-" when idle); the header and
+                // "(no active readers)" do not start with a number.
                 guard let message, let context else { return 0 }
-                let line = String(cString: message)
-                if let first = line.split(separator: " ").first, Int(first) != nil {
-                    context.assumingMemoryBound(to: Int.self).pointee += 1
-                }
+                let fields = String(cString: message).split { $0 == " " || $0 == "\n" }
+                guard fields.count == 3, let pid = Int32(fields[0]), let thread = UInt64(fields[1], radix: 16) else { return 0 }
+                let transactionID = Int(fields[2])
+                context.assumingMemoryBound(to: [(pid: Int32, thread: UInt64, transactionID: Int?)].self).pointee
+                    .append((pid, thread, transactionID))
                 return 0
-            }, counter)
+            }, list)
         }
-        return count
+        return slots
+    }
+
+    /// The number of reader slots whose owner pid is set (live or stale).
+    static func heldReaderSlots(_ env: EnvironmentHandle) -> Int { readerSlots(env).count }
+
+    /// The free list (LMDB's FREE_DBI, database 0) in the snapshot of `txn`: one record per
+    /// transaction that freed pages, keyed by its id, holding the freed page numbers (an IDL whose
+    /// first word is the count). Returns (transaction id, pages) per record, oldest first.
+    static func freeList(_ txn: TransactionHandle) -> (code: Int32, records: [(transactionID: Int, pages: Int)]) {
+        var cursor: OpaquePointer?
+        let opened = mdb_cursor_open(txn, 0, &cursor)
+        guard opened == MDB_SUCCESS, let cursor else { return (opened, []) }
+        defer { mdb_cursor_close(cursor) }
+        var records: [(transactionID: Int, pages: Int)] = []
+        var op = MDB_FIRST
+        while true {
+            var k = MDB_val(), v = MDB_val()
+            let code = mdb_cursor_get(cursor, &k, &v, op)
+            if code == MDB_NOTFOUND { break }
+            guard code == MDB_SUCCESS else { return (code, records) }
+            op = MDB_NEXT
+            guard k.mv_size == MemoryLayout<Int>.size, v.mv_size >= MemoryLayout<Int>.size, let key = k.mv_data, let value = v.mv_data else { continue }
+            records.append((key.loadUnaligned(as: Int.self), value.loadUnaligned(as: Int.self)))
+        }
+        return (MDB_SUCCESS, records)
     }
 
     static func pageSize(_ env: EnvironmentHandle) -> Int {

@@ -5,6 +5,12 @@
 /// the last one it applied, and re-reads only the records they name: k changed records cost
 /// O(k log N) reads plus O(k log n) in-memory work, never a re-fetch of the n results. Between
 /// deliveries no transaction is open.
+///
+/// The read transaction only copies bytes out of the map (the change-log entries it must decode
+/// to know which records to read, then the raw records); decoding the records, matching them
+/// against the query and computing their keys happen after it ended. An open read transaction
+/// keeps LMDB from reusing every page freed by later commits (from any process), so the shorter
+/// it is, the less `data.mdb` grows while writers are busy (RELIABILITY.md, "Multi-process stress").
 final class LiveQueryCore<R: Record, Key: Comparable & Sendable> {
     enum Delta {
         case unchanged
@@ -14,11 +20,23 @@ final class LiveQueryCore<R: Record, Key: Comparable & Sendable> {
         case changes([RowChange<Key, R>], contentChanged: Set<[UInt8]>)
     }
 
+    /// A record's primary key and stored bytes, copied out of a read transaction.
+    private typealias RawRecord = (primaryKey: [UInt8], bytes: [UInt8])
+
+    /// What one read transaction of ``delta(oldValue:)`` copied out.
+    private enum Snapshot {
+        case unchanged
+        case reset([RawRecord])
+        /// Each touched key, whether its bytes were rewritten, and its stored bytes (nil: absent).
+        case touched([(primaryKey: [UInt8], rewritten: Bool, bytes: [UInt8]?)])
+    }
+
     let store: Store
     let descriptor: CollectionDescriptor
     let plan: QueryPlan<R>
     let keyOf: (R, [UInt8], EncodedKey) -> Key
     let isModified: ((R, R) -> Bool)?
+    private let decoder = RecordDecoder()
     private(set) var keys: [[UInt8]: Key] = [:]
     private(set) var lastSequence: UInt64 = 0
 
@@ -37,20 +55,52 @@ final class LiveQueryCore<R: Record, Key: Comparable & Sendable> {
 
     /// Reads the complete results and the change-log position they correspond to.
     func initial() throws -> [(Key, R)] {
-        try store.read { reader in
-            lastSequence = try reader.lastChangeSequence()
-            return try fetchAll(reader)
+        let (sequence, raw) = try store.read { reader in (try reader.lastChangeSequence(), try copyWalk(reader)) }
+        lastSequence = sequence
+        return try rows(from: raw)
+    }
+
+    /// Copies the primary key and bytes of every record the plan's walk visits, in walk order,
+    /// in the reader's snapshot (no decoding: that happens after the transaction).
+    private func copyWalk(_ reader: StoreReader) throws -> [RawRecord] {
+        let transaction = reader.transaction
+        var raw: [RawRecord] = []
+        if plan.viaIndex {
+            try transaction.forEach(in: plan.database, range: plan.range, reverse: plan.reverse) { _, primaryKey in
+                guard let bytes = try transaction.rawValue(forRawKey: primaryKey, in: descriptor.records) else {
+                    throw descriptor.danglingIndexEntry(key: Array(primaryKey), path: store.path)
+                }
+                raw.append((Array(primaryKey), Array(bytes)))
+                return true
+            }
+        } else {
+            try transaction.forEach(in: plan.database, range: plan.range, reverse: plan.reverse) { primaryKey, bytes in
+                raw.append((Array(primaryKey), Array(bytes)))
+                return true
+            }
+        }
+        return raw
+    }
+
+    private func decode(_ bytes: [UInt8], primaryKey: [UInt8]) throws -> R {
+        do {
+            return try bytes.withUnsafeBytes { try decoder.decode(R.self, from: $0) }
+        } catch {
+            throw descriptor.decodingFailed(error, key: primaryKey, typeName: "\(R.self)", path: store.path)
         }
     }
 
-    private func fetchAll(_ reader: StoreReader) throws -> [(Key, R)] {
+    /// Decodes copied records, keeps those matching the query, keyed and sorted; resets ``keys``.
+    private func rows(from raw: [RawRecord]) throws -> [(Key, R)] {
         var rows: [(Key, R)] = []
         var keys: [[UInt8]: Key] = [:]
-        try reader.forEachEntry(plan.query) { record, primaryKey, sortKey in
-            let key = keyOf(record, primaryKey, sortKey)
+        let predicates = plan.query.predicates
+        for (primaryKey, bytes) in raw {
+            let record = try decode(bytes, primaryKey: primaryKey)
+            guard predicates.allSatisfy({ $0(record) }) else { continue }
+            let key = keyOf(record, primaryKey, plan.sortKey(of: record, primaryKey: primaryKey))
             rows.append((key, record))
             keys[primaryKey] = key
-            return true
         }
         if !zip(rows, rows.dropFirst()).allSatisfy({ $0.0 < $1.0 }) {
             rows.sort { $0.0 < $1.0 }
@@ -61,11 +111,11 @@ final class LiveQueryCore<R: Record, Key: Comparable & Sendable> {
 
     /// What changed since the last call, as row changes for the results structure.
     func delta(oldValue: (Key) -> R?) throws -> Delta {
-        try store.read { reader in
+        let snapshot = try store.read { reader -> Snapshot in
             let slice = try reader.changeLog(after: lastSequence)
-            defer { lastSequence = slice.lastSequence }
+            lastSequence = slice.lastSequence
             if slice.isTruncated || slice.entries.contains(where: { $0.unlistedCollections.contains(descriptor.name) }) {
-                return .reset(try fetchAll(reader))
+                return .reset(try copyWalk(reader))
             }
             // Every key of this collection named by the new entries; whether its bytes were rewritten.
             var touched: [[UInt8]: Bool] = [:]
@@ -75,16 +125,30 @@ final class LiveQueryCore<R: Record, Key: Comparable & Sendable> {
                 }
             }
             if touched.isEmpty { return .unchanged }
+            let transaction = reader.transaction
+            return .touched(try touched.map { primaryKey, rewritten in
+                (primaryKey, rewritten, try transaction.withValue(for: primaryKey, in: descriptor.records) { Array($0) })
+            })
+        }
+        // The transaction has ended: decode, match and diff without holding a snapshot.
+        switch snapshot {
+        case .unchanged:
+            return .unchanged
+        case .reset(let raw):
+            return .reset(try rows(from: raw))
+        case .touched(let touched):
             var changes: [RowChange<Key, R>] = []
             var contentChanged: Set<[UInt8]> = []
-            for (primaryKey, rewritten) in touched {
+            for (primaryKey, rewritten, bytes) in touched {
                 let oldKey = keys[primaryKey]
                 var newKey: Key?
                 var newValue: R?
-                if let record = try reader.get(R.self, encodedKey: primaryKey, descriptor: descriptor),
-                   plan.matches(record, primaryKey: primaryKey) {
-                    newKey = keyOf(record, primaryKey, plan.sortKey(of: record, primaryKey: primaryKey))
-                    newValue = record
+                if let bytes {
+                    let record = try decode(bytes, primaryKey: primaryKey)
+                    if plan.matches(record, primaryKey: primaryKey) {
+                        newKey = keyOf(record, primaryKey, plan.sortKey(of: record, primaryKey: primaryKey))
+                        newValue = record
+                    }
                 }
                 if oldKey == nil && newKey == nil { continue }
                 var changed = rewritten

@@ -82,8 +82,17 @@ enum ChangeLog {
         try tx.withValue(for: lastSequenceKey, in: meta) { sequence(from: $0) } ?? 0
     }
 
-    /// Appends `changes` as the next entry and prunes entries beyond `retention`; returns the
-    /// new sequence number, or `nil` when there was nothing to log.
+    /// How many entries pruning removes at once for a retention bound: 1/64 of it (156 for the
+    /// default 10,000), at least 1. Deleting the oldest entry on every commit would rewrite the
+    /// log's leftmost leaf and its branch page in every transaction: two more pages per commit
+    /// that LMDB can reuse only once every reader has moved past that commit. In batches, those
+    /// pages are rewritten once per batch, and the log holds `retention` to
+    /// `retention + batch - 1` entries.
+    static func pruneBatch(retention: Int) -> UInt64 { UInt64(max(1, retention / 64)) }
+
+    /// Appends `changes` as the next entry and prunes entries beyond `retention` (in batches of
+    /// ``pruneBatch(retention:)``); returns the new sequence number, or `nil` when there was
+    /// nothing to log.
     static func append(_ changes: TransactionChanges, maxListed: Int, retention: Int,
                        in tx: WriteTransaction, log: Database, meta: Database) throws -> UInt64? {
         let net = changes.netChanges()
@@ -91,9 +100,11 @@ enum ChangeLog {
         let sequence = try lastSequence(in: tx, meta: meta) + 1
         try tx.put(key(sequence), encode(net, maxListed: maxListed), in: log)
         try tx.put(lastSequenceKey, key(sequence), in: meta)
-        // Prune: keep `retention` entries. In steady state this deletes one entry per commit.
+        // Prune every entry at or below the cutoff, on every batch-th commit; each prune deletes
+        // one batch in steady state (at most 1024 entries per commit after the bound was lowered).
         if sequence > UInt64(retention) {
             let cutoff = sequence - UInt64(retention)
+            guard cutoff % pruneBatch(retention: retention) == 0 else { return sequence }
             let cursor = try tx.cursor(on: log)
             defer { cursor.close() }
             var pruned = 0

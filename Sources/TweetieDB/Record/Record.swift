@@ -147,7 +147,8 @@ extension Record where Self: Identifiable, ID: KeyComponent {
 public enum UpdatePolicy: String, Sendable, Hashable, CaseIterable, Codable {
     /// An existing key fails the transaction with ``DatabaseError/Code-swift.enum/constraintViolation``.
     case error
-    /// Overwrite the existing record; it is always reported as modified.
+    /// Overwrite the existing record; it is always reported as modified (a record whose stored
+    /// bytes are already identical is reported but not rewritten).
     case all
     /// Overwrite only when the stored bytes differ; an identical record is neither written nor
     /// reported as modified (fewer table reloads than Realm gives).

@@ -16,10 +16,12 @@ public struct StoreConfiguration: Sendable, Hashable {
     /// ```
     public var environment = Configuration()
 
-    /// How many committed transactions the change log keeps. Default: 10,000.
+    /// How many committed transactions the change log keeps, at least. Default: 10,000.
     ///
     /// An observer (in this or another process) that falls further behind receives a fresh initial
-    /// element instead of a changeset.
+    /// element instead of a changeset. The oldest entries are pruned in batches of 1/64 of the
+    /// bound (156 for the default), so up to `changeLogRetention + 155` entries are held: pruning
+    /// one entry per commit would rewrite the log's oldest pages in every transaction.
     ///
     /// ```swift
     /// configuration.changeLogRetention = 100_000

@@ -451,19 +451,21 @@ extension StoreWriter {
             throw DatabaseError(.constraintViolation, operation: "add", database: descriptor.name, path: store.path,
                                 message: "a \(R.self) with primary key \(record.primaryKey) already exists (update policy .error)")
         }
-        let same = stored.count == bytes.count && compareBytes(stored, bytes) == 0
-        if same {
-            // Identical bytes: same index values. `.modified` writes nothing; `.all` rewrites.
-            if policy == .modified { return .unchanged }
-        } else {
-            let old: R
-            do {
-                old = try R._decodeStored(stored)
-            } catch {
-                throw descriptor.decodingFailed(error, key: key, typeName: "\(R.self)", path: store.path)
-            }
-            try writeIndexEntries(of: R.self, key: key, old: old, descriptor: descriptor)
+        if stored.count == bytes.count && compareBytes(stored, bytes) == 0 {
+            // Identical bytes, so identical index entries. `.modified` reports nothing; `.all`
+            // reports a modification, as it promises, but rewrites nothing: putting the same bytes
+            // would still copy the leaf page (and its parents) in LMDB for nothing.
+            guard policy == .all else { return .unchanged }
+            recorder.changes.recordModify(descriptor.name, key)
+            return .modified
         }
+        let old: R
+        do {
+            old = try R._decodeStored(stored)
+        } catch {
+            throw descriptor.decodingFailed(error, key: key, typeName: "\(R.self)", path: store.path)
+        }
+        try writeIndexEntries(of: R.self, key: key, old: old, descriptor: descriptor)
         try key.withUnsafeBytes { try transaction.putValue(rawKey: $0, rawValue: bytes, in: descriptor.records) }
         recorder.changes.recordModify(descriptor.name, key)
         return .modified

@@ -22,6 +22,8 @@ struct StressSummary: Codable, Sendable {
     /// Each writer's map size when it finished (above the initial size: it grew or adopted a grown map).
     var writerMapSizes: [Int] = []
     var maxFileRatio: Double
+    /// data.mdb's size, LMDB's page counts and the readers' lag over the run.
+    var growth: GrowthSummary?
     var observersChecked: [String] = []
     var failures: [String] = []
 }
@@ -100,7 +102,13 @@ final class StressRun {
             observers.append(observer)
         }
 
-        // 3. Writers, each for `seconds`.
+        // 3. Writers, each for `seconds`, sampled from here (read-only, its own environment handle).
+        let sampled = try TortureDatabase.open(database, mapSize: mapSize, readOnly: true)
+        defer { sampled.close() }
+        let sampler = GrowthSampler(environment: sampled.environment, dataPath: database + "/data.mdb", runSeconds: seconds)
+        for observer in observers { sampler.name(observer.process.pid, as: observer.name) }
+        sampler.start()
+        defer { sampler.cancel() }  // on an early exit; a no-op after stop()
         var writers: [ChildProcess] = []
         defer { for writer in writers where !writer.hasExited { writer.kill(); writer.wait() } }
         for index in 0..<writerCount {
@@ -109,6 +117,7 @@ final class StressRun {
                 "--id-base", "\(Int64(index + 1) * 1_000_000)", "--shared-ids", "\(sharedIDs)",
                 "--seconds", "\(seconds)", "--tag", "w\(index)", "--map-size", "\(mapSize)",
             ]))
+            sampler.name(writers[index].pid, as: "writer \(index)")
         }
         // Feeds are read while the writers run (their output can be large).
         let deadline = Date().addingTimeInterval(seconds + 120)
@@ -120,6 +129,10 @@ final class StressRun {
             try drainFeeds(&observers)
             usleep(20_000)
         }
+        for writer in writers { writer.wait() }
+        summary.growth = sampler.stop()
+        if let error = sampler.error { fail("the growth sampler could not read the free list: \(error)") }
+        sampled.close()
         var acks: [[AckLine]] = []
         for (index, writer) in writers.enumerated() {
             let status = writer.wait()
@@ -151,7 +164,11 @@ final class StressRun {
         summary.compactedSize = Self.fileSize(backup + "/data.mdb")
         let ratio = Double(summary.fileSizeAfter) / Double(max(1, summary.compactedSize))
         if ratio > summary.maxFileRatio {
-            fail("data.mdb is \(summary.fileSizeAfter) bytes, \(String(format: "%.1f", ratio))× the compacted copy (\(summary.compactedSize) bytes); the bound is \(summary.maxFileRatio)×")
+            var why = ""
+            if let growth = summary.growth {
+                why = "; the oldest reader lagged up to \(growth.maxReaderLag) commits (\(growth.maxReaderLagHolder ?? "no reader")), one read transaction was seen open \(Int(growth.longestReadMilliseconds)) ms (\(growth.longestReadHolder ?? "none")), up to \(growth.maxPinnedPages) free pages were pinned"
+            }
+            fail("data.mdb is \(summary.fileSizeAfter) bytes, \(String(format: "%.1f", ratio))× the compacted copy (\(summary.compactedSize) bytes); the bound is \(summary.maxFileRatio)×\(why)")
         }
 
         // 5. Observers converge to a fresh read.

@@ -323,6 +323,48 @@ struct StoreTests {
         let recent = try store.read { try $0.changeLog(after: 20) }
         #expect(!recent.isTruncated && recent.entries.map(\.sequence) == [21, 22, 23, 24, 25])
     }
+
+    /// Above 64 entries of retention the oldest are pruned in batches of retention/64, not one per
+    /// commit: the log holds between `retention` and `retention + batch - 1` entries.
+    @Test func changeLogPrunesInBatchesAboveItsRetentionBound() throws {
+        var configuration = StoreConfiguration()
+        configuration.changeLogRetention = 256  // batches of 4
+        let store = try Store.temporary(collections: [Post.self], configuration: configuration)
+        defer { store.close() }
+        var ranges: [ClosedRange<UInt64>] = []
+        for i in 1...264 {
+            try store.write { tx in try tx.add(post(Int64(i))) }
+            if i >= 256 { ranges.append(try store.read { try $0.changeLogRange() }!) }
+        }
+        // Sequence 260 is the first whose cutoff (4) is a multiple of 4: entries 1…4 go at once.
+        #expect(ranges == [1...256, 1...257, 1...258, 1...259, 5...260, 5...261, 5...262, 5...263, 9...264])
+        #expect(try store.read { try $0.changeLog(after: 8) }.isTruncated == false)
+        #expect(try store.read { try $0.changeLog(after: 7) }.isTruncated)
+    }
+
+    /// `.all` reports an identical record as modified without rewriting it: the commit frees
+    /// fewer pages than one that changes the record (the record's leaf is not copied).
+    @Test func addAllOfAnIdenticalRecordReportsItWithoutRewritingIt() throws {
+        let store = try Store.temporary(collections: [Post.self])
+        defer { store.close() }
+        try store.write { tx in try tx.add(post(1)) }
+        let key = Post.encode(primaryKey: 1)
+        let (identical, changed, free) = try store.environment.read { _ in
+            // The open read pins what both commits free, so their free-list records stay whole.
+            let identical = try store.write { tx in (try tx.add(post(1), update: .all), tx.changes, tx.transaction.id) }
+            var other = post(1)
+            other.text = "changed"
+            let changed = try store.write { tx in (try tx.add(other, update: .all), tx.changes, tx.transaction.id) }
+            return (identical, changed, try store.environment.freeList())
+        }
+        #expect(identical.0 == .modified && changed.0 == .modified)
+        #expect(identical.1.keys(of: "posts", kind: .modified) == [key])
+        #expect(changed.1.keys(of: "posts", kind: .modified) == [key])
+        let freedByIdentical = free.records.first { $0.transactionID == identical.2 }?.pageCount ?? 0
+        let freedByChanged = free.records.first { $0.transactionID == changed.2 }?.pageCount ?? 0
+        #expect(freedByIdentical > 0 && freedByIdentical < freedByChanged)
+        #expect(try store.read { try $0.changeLog(after: 1) }.entries.count == 2)
+    }
 }
 
 final class Counter: @unchecked Sendable {
