@@ -8,7 +8,7 @@ import Darwin
 /// A tiny HTTP/1.1 server on 127.0.0.1 (ephemeral port) for testing the HTTP client.
 ///
 /// Bounded: it serves at most `maxRequests` connections (one request each, `Connection: close`)
-/// and stops by itself after `lifetime` seconds (default 120: generous, since a loaded parallel test run can delay the first request by tens of seconds), or when ``stop()`` is called.
+/// and stops when ``stop()`` is called (at the latest when it is deinitialized), or by itself after `lifetime` seconds (default 1,800: only a bound for a server a failing test never stops; a sanitizer run delayed requests past an earlier 120 s bound, which the client then saw as "connection refused").
 final class LoopbackHTTPServer: @unchecked Sendable {
     struct Request: Sendable {
         var method: String
@@ -57,7 +57,7 @@ final class LoopbackHTTPServer: @unchecked Sendable {
     private var stopped = false
     private let finished = DispatchSemaphore(value: 0)
 
-    init(maxRequests: Int = 8, lifetime: TimeInterval = 120, handler: @escaping @Sendable (Request) -> Response) throws {
+    init(maxRequests: Int = 8, lifetime: TimeInterval = 1_800, handler: @escaping @Sendable (Request) -> Response) throws {
         self.handler = handler
         #if os(Linux)
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
