@@ -44,8 +44,14 @@ struct CrashSafetyTests {
     @Test func shortStressLosesNoUpdateAndObserversConverge() throws {
         let db = Self.temporaryPath("stress")
         defer { try? FileManager.default.removeItem(atPath: db) }
-        // The default file-size bound (4× a compacted copy) applies: see RELIABILITY.md, "The file-size bound".
-        let result = try Torture.run(["stress", "--seconds", "5", "--writers", "2", "--observers", "2", "--db", db, "--format", "json"])
+        // The default file-size bound (4× a compacted copy) applies: see RELIABILITY.md, "The file-size
+        // bound". It depends on how long readers stay in their transactions, i.e. on speed: under a
+        // sanitizer (make test-sanitize sets ASAN_OPTIONS / TSAN_OPTIONS) every process runs several
+        // times slower, a ThreadSanitizer run saw an 11.6× file, so there the bound is loosened to 40×.
+        let sanitized = ["ASAN_OPTIONS", "TSAN_OPTIONS"].contains { ProcessInfo.processInfo.environment[$0] != nil }
+        let bound: Double = sanitized ? 40 : 4
+        let result = try Torture.run(["stress", "--seconds", "5", "--writers", "2", "--observers", "2", "--db", db, "--format", "json"]
+                                     + (sanitized ? ["--max-file-ratio", "40"] : []))
         let summary = try JSONDecoder().decode(StressSummary.self, from: result.stdout)
         #expect(result.status == 0, "\(summary.failures.joined(separator: "\n")) \(result.stderr)")
         #expect(summary.failures.isEmpty)
@@ -55,7 +61,7 @@ struct CrashSafetyTests {
         #expect(summary.observersChecked.count == 2)
         #expect(summary.mapSizeBefore == 1 << 20)
         #expect(summary.fileSizeAfter > summary.fileSizeBefore && summary.compactedSize > 0)
-        #expect(summary.maxFileRatio == 4)
+        #expect(summary.maxFileRatio == bound)
         #expect(Double(summary.fileSizeAfter) <= summary.maxFileRatio * Double(summary.compactedSize))
         // The growth time series: one sample per second while the writers ran, the milestones, the readers.
         let growth = try #require(summary.growth)
