@@ -152,4 +152,25 @@ struct ScanPlan {
         return ScanPlan(database: plan.database, records: descriptor.records, range: plan.range, viaIndex: plan.viaIndex,
                         walkIsSorted: plan.walkIsSorted, reverse: plan.reverse)
     }
+
+    /// The record of one walked entry: the entry's value is the record itself, or, in an index
+    /// walk, the primary key of the record to look up. Errors name the record's key.
+    @inlinable
+    func record<R: Record, T: ReadableTransaction>(key: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer, in transaction: T,
+                                                   descriptor: CollectionDescriptor, path: String) throws -> R {
+        let bytes: UnsafeRawBufferPointer
+        if viaIndex {
+            guard let stored = try transaction.rawValue(forRawKey: value, in: records) else {
+                throw descriptor.danglingIndexEntry(key: Array(value), path: path)
+            }
+            bytes = stored
+        } else {
+            bytes = value
+        }
+        do {
+            return try R._decodeStored(bytes)
+        } catch {
+            throw descriptor.decodingFailed(error, key: Array(viaIndex ? value : key), typeName: "\(R.self)", path: path)
+        }
+    }
 }

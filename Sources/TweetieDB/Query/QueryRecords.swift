@@ -67,21 +67,7 @@ public struct QueryRecords<R: Record>: Sequence {
                     entry = base.scan.reverse ? try cursor.previous() : try cursor.next()
                 }
                 while let (key, value) = entry, base.scan.range.contains(key) {
-                    let bytes: UnsafeRawBufferPointer
-                    if base.scan.viaIndex {
-                        guard let stored = try base.reader.rawValue(forRawKey: value, in: base.scan.records) else {
-                            throw base.descriptor.danglingIndexEntry(key: Array(value), path: base.path)
-                        }
-                        bytes = stored
-                    } else {
-                        bytes = value
-                    }
-                    let record: R
-                    do {
-                        record = try R._decodeStored(bytes)
-                    } catch {
-                        throw base.descriptor.decodingFailed(error, key: Array(base.scan.viaIndex ? value : key), typeName: "\(R.self)", path: base.path)
-                    }
+                    let record: R = try base.scan.record(key: key, value: value, in: base.reader, descriptor: base.descriptor, path: base.path)
                     if base.query.predicates.allSatisfy({ $0(record) }) {
                         if skipped < base.query.offset {
                             skipped += 1

@@ -68,7 +68,7 @@ public struct Index<R: Record>: Sendable {
     @inlinable
     func value(of record: R) -> [UInt8] {
         var encoder = KeyEncoder()
-        for component in components { component(record, &encoder) }
+        appendValue(of: record, to: &encoder)
         return encoder.bytes
     }
 

@@ -188,8 +188,7 @@ extension StoreReading {
         do {
             return try R._decodeStored(bytes)
         } catch {
-            throw DatabaseError(.decodingFailed, operation: "decode", database: descriptor.name, path: store.path,
-                                message: "the stored record with key \(descriptor.describeKey(key)) cannot be decoded as \(R.self): \(error)")
+            throw descriptor.decodingFailed(error, key: key, typeName: "\(R.self)", path: store.path)
         }
     }
 
@@ -220,7 +219,7 @@ extension StoreReading {
     @inlinable
     public func fetch<R: Record>(_ query: Query<R>) throws -> [R] {
         var records: [R] = []
-        try walkRecords(query, reserving: { records.reserveCapacity($0) }) { record in records.append(record); return true }
+        try walkRecords(query, presizing: true, reserve: { records.reserveCapacity($0) }) { record in records.append(record); return true }
         return records
     }
 
@@ -247,14 +246,15 @@ extension StoreReading {
     /// ```
     @inlinable
     public func forEach<R: Record>(_ query: Query<R>, _ body: (R) throws -> Bool) throws {
-        try walkRecords(query, reserving: { _ in }) { record in try body(record) }
+        try walkRecords(query, presizing: false, reserve: { _ in }) { record in try body(record) }
     }
 
     /// The loop behind ``forEach(_:_:)`` and ``fetch(_:)``: hands each record over (consumed, so
     /// `fetch` moves it into its array instead of copying it), and calls `reserve` first with
-    /// the number of records a whole-collection walk will deliver.
+    /// the number of records a whole-collection walk will deliver (when `presizing`: counting them
+    /// costs an `mdb_stat`, which only `fetch` needs).
     @inlinable
-    func walkRecords<R: Record>(_ query: Query<R>, reserving reserve: (Int) -> Void, _ body: (consuming R) throws -> Bool) throws {
+    func walkRecords<R: Record>(_ query: Query<R>, presizing: Bool, reserve: (Int) -> Void, _ body: (consuming R) throws -> Bool) throws {
         let descriptor = try store.descriptor(for: R.self)
         let scan = try ScanPlan.make(query, descriptor: descriptor)
         guard scan.walkIsSorted else {
@@ -263,7 +263,7 @@ extension StoreReading {
         }
         let limit = query.limitCount ?? Int.max
         guard limit > 0 else { return }
-        if query.predicates.isEmpty, scan.range.lowerBound == nil, scan.range.upperBoundExclusive == nil {
+        if presizing, query.predicates.isEmpty, scan.range.lowerBound == nil, scan.range.upperBoundExclusive == nil {
             reserve(min(limit, max(0, try transaction.stats(of: scan.database).entries - query.offset)))
         }
         let offset = query.offset
@@ -273,21 +273,7 @@ extension StoreReading {
         var skipped = 0
         var delivered = 0
         try transaction.forEach(in: scan.database, range: scan.range, reverse: scan.reverse) { key, value in
-            let bytes: UnsafeRawBufferPointer
-            if scan.viaIndex {
-                guard let stored = try transaction.rawValue(forRawKey: value, in: scan.records) else {
-                    throw descriptor.danglingIndexEntry(key: Array(value), path: path)
-                }
-                bytes = stored
-            } else {
-                bytes = value
-            }
-            let record: R
-            do {
-                record = try R._decodeStored(bytes)
-            } catch {
-                throw descriptor.decodingFailed(error, key: Array(scan.viaIndex ? value : key), typeName: "\(R.self)", path: path)
-            }
+            let record: R = try scan.record(key: key, value: value, in: transaction, descriptor: descriptor, path: path)
             for predicate in predicates where !predicate(record) { return true }
             if skipped < offset {
                 skipped += 1
