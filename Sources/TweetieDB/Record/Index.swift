@@ -65,6 +65,15 @@ public struct Index<R: Record>: Sendable {
         for component in components { component(record, &encoder) }
     }
 
+    /// Appends the LMDB key of `record`'s entry: the index value, then, for a non-unique index,
+    /// the primary key (so duplicates sort by primary key). The entry's LMDB value is the primary
+    /// key; ``CollectionDescriptor/indexEntry(_:primaryKey:unique:)`` builds the same pair from bytes.
+    @inlinable
+    func appendEntryKey(of record: R, primaryKey: [UInt8], to encoder: inout KeyEncoder) {
+        appendValue(of: record, to: &encoder)
+        if !isUnique { encoder.appendBytes(primaryKey) }
+    }
+
     @inlinable
     func value(of record: R) -> [UInt8] {
         var encoder = KeyEncoder()

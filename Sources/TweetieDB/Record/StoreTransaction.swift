@@ -467,8 +467,7 @@ extension StoreWriter {
         for position in indexes.indices {
             let index = indexes[position]
             scratch.newEntries[position].reset()
-            index.appendValue(of: record, to: &scratch.newEntries[position])
-            if !index.isUnique { scratch.newEntries[position].appendBytes(key) }
+            index.appendEntryKey(of: record, primaryKey: key, to: &scratch.newEntries[position])
             let entry = scratch.newEntries[position].bytes
             guard entry.count <= Store.maxKeySize else {
                 throw DatabaseError(.invalidArgument, operation: "add", database: "\(descriptor.name)#\(index.name)", path: store.path,
@@ -492,8 +491,7 @@ extension StoreWriter {
             if let old {
                 let index = indexes[position]
                 scratch.oldEntries[position].reset()
-                index.appendValue(of: old, to: &scratch.oldEntries[position])
-                if !index.isUnique { scratch.oldEntries[position].appendBytes(key) }
+                index.appendEntryKey(of: old, primaryKey: key, to: &scratch.oldEntries[position])
                 if scratch.oldEntries[position].bytes == scratch.newEntries[position].bytes { continue }
                 try scratch.oldEntries[position].bytes.withUnsafeBytes { _ = try transaction.delete(rawKey: $0, in: database) }
             }
