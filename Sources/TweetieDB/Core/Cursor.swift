@@ -97,6 +97,14 @@ public final class Cursor {
         try key.withUnsafeBytes { try move(.setKey, key: $0) }
     }
 
+    /// The value stored for exactly `key` (`MDB_SET_KEY`), zero-copy, or `nil`. For lookups in
+    /// nearly sorted order: when `key` falls within the cursor's current leaf page, LMDB searches
+    /// that page only instead of descending the tree from the root again.
+    @usableFromInline
+    func value(forRawKey key: UnsafeRawBufferPointer) throws -> UnsafeRawBufferPointer? {
+        try move(.setKey, key: key)?.value
+    }
+
     /// Deletes the entry at the cursor (write transactions only; throws in a read transaction).
     ///
     /// ```swift

@@ -47,19 +47,23 @@ public struct RecordDecoder: Sendable {
     /// Decodes a ``RecordCodable`` value through its hand-written fast path; `bytes` must
     /// hold exactly one record.
     ///
+    /// Pass the same `sharing` table for every record of a batch to let equal values read with
+    /// ``RecordField/decodeShared(_:)-(String.Type)`` share their storage.
+    ///
     /// ```swift
     /// let tweet = try RecordDecoder().decode(record: Tweet.self, from: buffer)
     /// ```
     @inlinable
-    public func decode<T: RecordCodable>(record type: T.Type, from bytes: UnsafeRawBufferPointer) throws -> T {
-        var reader = try Self.fieldReader(for: bytes, type: T.self)
-        return try T(from: &reader)
+    public func decode<T: RecordCodable>(record type: T.Type, from bytes: UnsafeRawBufferPointer,
+                                         sharing: SharedStringTable? = nil) throws -> T {
+        var reader = try Self.fieldReader(for: bytes, type: T.self, sharing: sharing)
+        return try withExtendedLifetime(sharing) { try T(from: &reader) }
     }
 
     /// Checks the version byte, that the record is one keyed container and that nothing
     /// follows it; returns a reader over the container's fields.
     @usableFromInline
-    static func fieldReader(for bytes: UnsafeRawBufferPointer, type: Any.Type) throws -> RecordFieldReader {
+    static func fieldReader(for bytes: UnsafeRawBufferPointer, type: Any.Type, sharing: SharedStringTable? = nil) throws -> RecordFieldReader {
         let base = try checkedBase(bytes)
         let body: Range<Int>
         do {
@@ -68,7 +72,7 @@ public struct RecordDecoder: Sendable {
             throw error.decodingError(path: [])
         }
         try checkEnd(body.upperBound, count: bytes.count)
-        return RecordFieldReader(base: base, body: body)
+        return RecordFieldReader(base: base, body: body, sharing: sharing.map { Unmanaged.passUnretained($0) })
     }
 
     /// Runs the fast path for a `T` known (at run time) to be the ``RecordCodable`` type `U`:

@@ -26,12 +26,16 @@ public struct RecordField {
     @usableFromInline let value: Int
     /// Offset just past the value.
     @usableFromInline let end: Int
+    /// The scan's table of shared strings, if the record is decoded in a scan (unretained: the
+    /// scan keeps it alive, and copying a field costs no reference counting).
+    @usableFromInline let sharing: Unmanaged<SharedStringTable>?
 
     @usableFromInline
-    init(name: RecordFieldName, value: Int, end: Int) {
+    init(name: RecordFieldName, value: Int, end: Int, sharing: Unmanaged<SharedStringTable>? = nil) {
         self.name = name
         self.value = value
         self.end = end
+        self.sharing = sharing
     }
 
     /// Whether the stored value is an explicit `nil` (tag `0x00`).

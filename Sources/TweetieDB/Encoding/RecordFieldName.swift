@@ -62,8 +62,18 @@ public struct RecordFieldName: CustomStringConvertible {
         guard literal.utf8CodeUnitCount == count else {
             return false
         }
-        // The literal's length is a compile-time constant, so this comparison is inlined.
-        return memcmp(literal.utf8Start, base + start, literal.utf8CodeUnitCount) == 0
+        // A byte loop rather than memcmp: the literal's length is a compile-time constant, so the
+        // loop unrolls into a few loads and compares instead of a library call per case.
+        let expected = literal.utf8Start
+        let actual = base + start
+        var offset = 0
+        while offset < count {
+            if expected[offset] != actual[offset] {
+                return false
+            }
+            offset += 1
+        }
+        return true
     }
 
     /// Matches a string literal in a `switch` case.

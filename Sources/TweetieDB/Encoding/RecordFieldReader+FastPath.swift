@@ -61,6 +61,6 @@ extension RecordFieldReader {
             return nil
         }
         position = valueEnd
-        return RecordField(name: RecordFieldName(base: base, start: keyStart, count: keyLength), value: valueStart, end: valueEnd)
+        return RecordField(name: RecordFieldName(base: base, start: keyStart, count: keyLength), value: valueStart, end: valueEnd, sharing: sharing)
     }
 }

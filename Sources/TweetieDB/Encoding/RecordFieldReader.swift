@@ -29,14 +29,17 @@ public struct RecordFieldReader {
     @usableFromInline var position: Int
     /// End of the container's entries.
     @usableFromInline let end: Int
+    /// The scan's shared strings, handed to every field (see ``RecordField/decodeShared(_:)-(String.Type)``).
+    @usableFromInline let sharing: Unmanaged<SharedStringTable>?
 
     /// Reads the entries in `base[body]`, already validated as a keyed container's body.
     @usableFromInline
-    init(base: UnsafePointer<UInt8>, body: Range<Int>) {
+    init(base: UnsafePointer<UInt8>, body: Range<Int>, sharing: Unmanaged<SharedStringTable>? = nil) {
         self.base = base
         self.start = body.lowerBound
         self.position = body.lowerBound
         self.end = body.upperBound
+        self.sharing = sharing
     }
 
     /// Returns the next stored field, or `nil` after the last one.
@@ -48,7 +51,9 @@ public struct RecordFieldReader {
     ///     print(field.name.string)
     /// }
     /// ```
-    @inlinable @inline(__always)
+    // Transparent (inlined where it is called, always): `@inline(__always)` alone left a call
+    // per field whose 48-byte optional result went through memory.
+    @_transparent
     public mutating func nextField() throws -> RecordField? {
         guard position < end else {
             return nil
@@ -69,7 +74,7 @@ public struct RecordFieldReader {
             position = valueEnd
             return RecordField(
                 name: RecordFieldName(base: base, start: entry.key.lowerBound, count: entry.key.count),
-                value: entry.value, end: valueEnd
+                value: entry.value, end: valueEnd, sharing: sharing
             )
         } catch {
             throw error.decodingError(path: [])

@@ -153,14 +153,24 @@ struct ScanPlan {
                         walkIsSorted: plan.walkIsSorted, reverse: plan.reverse)
     }
 
-    /// The record of one walked entry: the entry's value is the record itself, or, in an index
-    /// walk, the primary key of the record to look up. Errors name the record's key.
+    /// A cursor on the records for an index walk's lookups, or `nil` for a key walk (close it
+    /// when the walk ends). Index order is often close to key order (timelines by date, keys by
+    /// id), and a cursor finds a key on its current leaf page without descending the tree again.
     @inlinable
-    func record<R: Record, T: ReadableTransaction>(key: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer, in transaction: T,
-                                                   descriptor: CollectionDescriptor, path: String) throws -> R {
+    func lookupCursor<T: ReadableTransaction>(in transaction: T) throws -> Cursor? {
+        viaIndex ? try transaction.cursor(on: records) : nil
+    }
+
+    /// The record of one walked entry: the entry's value is the record itself, or, in an index
+    /// walk, the primary key of the record to look up with `lookup` (from
+    /// ``lookupCursor(in:)``). Errors name the record's key.
+    @inlinable
+    func record<R: Record>(key: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer, lookup: Cursor?,
+                           descriptor: CollectionDescriptor, path: String, sharing: SharedStringTable?) throws -> R {
         let bytes: UnsafeRawBufferPointer
         if viaIndex {
-            guard let stored = try transaction.rawValue(forRawKey: value, in: records) else {
+            guard let lookup else { preconditionFailure("an index walk looks records up with its lookupCursor(in:)") }
+            guard let stored = try lookup.value(forRawKey: value) else {
                 throw descriptor.danglingIndexEntry(key: Array(value), path: path)
             }
             bytes = stored
@@ -168,7 +178,7 @@ struct ScanPlan {
             bytes = value
         }
         do {
-            return try R._decodeStored(bytes)
+            return try R._decodeStored(bytes, sharing: sharing)
         } catch {
             throw descriptor.decodingFailed(error, key: Array(viaIndex ? value : key), typeName: "\(R.self)", path: path)
         }

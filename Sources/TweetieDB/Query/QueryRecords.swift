@@ -32,11 +32,15 @@ public struct QueryRecords<R: Record>: Sequence {
     public struct Iterator: IteratorProtocol {
         private let base: QueryRecords
         private var cursor: Cursor?
+        /// The records cursor of an index walk's lookups.
+        private var lookup: Cursor?
         private var entry: Cursor.Entry?
         private var started = false
         private var skipped = 0
         private var delivered = 0
         private var sortedIterator: IndexingIterator<[R]>?
+        /// Equal repeated strings of the iterated records share storage.
+        private let sharing = SharedStringTable()
         /// The error that ended the iteration early, if any.
         ///
         /// ```swift
@@ -62,12 +66,13 @@ public struct QueryRecords<R: Record>: Sequence {
                     started = true
                     let cursor = try base.reader.cursor(on: base.scan.database)
                     self.cursor = cursor
+                    lookup = try base.scan.lookupCursor(in: base.reader)
                     entry = try cursor.position(at: base.scan.range, reverse: base.scan.reverse)
                 } else if let cursor {
                     entry = base.scan.reverse ? try cursor.previous() : try cursor.next()
                 }
                 while let (key, value) = entry, base.scan.range.contains(key) {
-                    let record: R = try base.scan.record(key: key, value: value, in: base.reader, descriptor: base.descriptor, path: base.path)
+                    let record: R = try base.scan.record(key: key, value: value, lookup: lookup, descriptor: base.descriptor, path: base.path, sharing: sharing)
                     if base.query.predicates.allSatisfy({ $0(record) }) {
                         if skipped < base.query.offset {
                             skipped += 1
@@ -88,6 +93,8 @@ public struct QueryRecords<R: Record>: Sequence {
         private mutating func finish() -> R? {
             cursor?.close()
             cursor = nil
+            lookup?.close()
+            lookup = nil
             entry = nil
             return nil
         }

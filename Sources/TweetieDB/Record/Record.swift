@@ -53,9 +53,13 @@ public protocol Record: Codable, Sendable {
     /// compiled rather than looked up per record.
     ///
     /// ```swift
-    /// let tweet = try Tweet._decodeStored(bytes)
+    /// `sharing` is the scan's table of shared strings (`nil` outside a scan); see
+    /// ``RecordField/decodeShared(_:)-(String.Type)``.
+    ///
+    /// ```swift
+    /// let tweet = try Tweet._decodeStored(bytes, sharing: nil)
     /// ```
-    static func _decodeStored(_ bytes: UnsafeRawBufferPointer) throws -> Self
+    static func _decodeStored(_ bytes: UnsafeRawBufferPointer, sharing: SharedStringTable?) throws -> Self
 
     /// Encodes the record for storage: the store's hook, not meant to be implemented.
     ///
@@ -69,13 +73,13 @@ public protocol Record: Codable, Sendable {
 }
 
 extension Record {
-    /// Decodes a stored record through ``RecordDecoder``.
+    /// Decodes a stored record through ``RecordDecoder`` (the `Codable` path shares no strings).
     ///
     /// ```swift
-    /// let tweet = try Tweet._decodeStored(bytes)
+    /// let tweet = try Tweet._decodeStored(bytes, sharing: nil)
     /// ```
     @inlinable
-    public static func _decodeStored(_ bytes: UnsafeRawBufferPointer) throws -> Self {
+    public static func _decodeStored(_ bytes: UnsafeRawBufferPointer, sharing: SharedStringTable?) throws -> Self {
         try RecordDecoder().decode(Self.self, from: bytes)
     }
 
@@ -94,11 +98,11 @@ extension Record where Self: RecordCodable {
     /// Decodes a stored record through its ``RecordCodable`` fast path.
     ///
     /// ```swift
-    /// let tweet = try Tweet._decodeStored(bytes)
+    /// let tweet = try Tweet._decodeStored(bytes, sharing: SharedStringTable())
     /// ```
     @inlinable
-    public static func _decodeStored(_ bytes: UnsafeRawBufferPointer) throws -> Self {
-        try RecordDecoder().decode(record: Self.self, from: bytes)
+    public static func _decodeStored(_ bytes: UnsafeRawBufferPointer, sharing: SharedStringTable?) throws -> Self {
+        try RecordDecoder().decode(record: Self.self, from: bytes, sharing: sharing)
     }
 
     /// Writes the record's fields through its ``RecordCodable`` fast path.

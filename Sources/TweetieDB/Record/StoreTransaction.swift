@@ -186,7 +186,7 @@ extension StoreReading {
 
     func decodeRecord<R: Record>(_ type: R.Type, _ bytes: UnsafeRawBufferPointer, descriptor: CollectionDescriptor, key: [UInt8]) throws -> R {
         do {
-            return try R._decodeStored(bytes)
+            return try R._decodeStored(bytes, sharing: nil)
         } catch {
             throw descriptor.decodingFailed(error, key: key, typeName: "\(R.self)", path: store.path)
         }
@@ -272,8 +272,11 @@ extension StoreReading {
         let path = store.path
         var skipped = 0
         var delivered = 0
+        let sharing = SharedStringTable()
+        let lookup = try scan.lookupCursor(in: transaction)
+        defer { lookup?.close() }
         try transaction.forEach(in: scan.database, range: scan.range, reverse: scan.reverse) { key, value in
-            let record: R = try scan.record(key: key, value: value, in: transaction, descriptor: descriptor, path: path)
+            let record: R = try scan.record(key: key, value: value, lookup: lookup, descriptor: descriptor, path: path, sharing: sharing)
             for predicate in predicates where !predicate(record) { return true }
             if skipped < offset {
                 skipped += 1
@@ -447,7 +450,7 @@ extension StoreWriter {
         }
         let old: R
         do {
-            old = try R._decodeStored(stored)
+            old = try R._decodeStored(stored, sharing: nil)
         } catch {
             throw descriptor.decodingFailed(error, key: key, typeName: "\(R.self)", path: store.path)
         }

@@ -47,7 +47,7 @@ private struct Probe: Record, RecordCodable, Identifiable, Hashable {
 @Suite("Store write path")
 struct StoreWritePathTests {
     func decodeThroughRecord<R: Record>(_ type: R.Type, _ bytes: [UInt8]) throws -> R {
-        try bytes.withUnsafeBytes { try R._decodeStored($0) }
+        try bytes.withUnsafeBytes { try R._decodeStored($0, sharing: nil) }
     }
 
     @Test func recordCodableRecordsAreReadThroughTheirFastPath() throws {
