@@ -214,15 +214,23 @@ enum LMDB {
         return mdb_put(txn, dbi, &k, &v, flags.rawValue)
     }
 
-    /// `mdb_put` with `MDB_NOOVERWRITE`: inserts and returns `(MDB_SUCCESS, nil)`, or leaves the
-    /// database unchanged and returns `(MDB_KEYEXIST, stored value)` — one B-tree search either way.
+    /// `mdb_cursor_put` with `MDB_NOOVERWRITE`: inserts and returns `(MDB_SUCCESS, nil)`, or
+    /// leaves the database unchanged and returns `(MDB_KEYEXIST, stored value)` — one search either way.
     @inline(__always)
-    static func putIfAbsent(_ txn: TransactionHandle, _ dbi: DBI, key: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer) -> (code: Int32, existing: UnsafeRawBufferPointer?) {
+    static func putIfAbsent(_ cursor: CursorHandle, key: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer) -> (code: Int32, existing: UnsafeRawBufferPointer?) {
         var k = MDB_val(mv_size: key.count, mv_data: UnsafeMutableRawPointer(mutating: key.baseAddress))
         var v = MDB_val(mv_size: value.count, mv_data: UnsafeMutableRawPointer(mutating: value.baseAddress))
-        let code = mdb_put(txn, dbi, &k, &v, UInt32(MDB_NOOVERWRITE))
+        let code = mdb_cursor_put(cursor, &k, &v, UInt32(MDB_NOOVERWRITE))
         guard code == MDB_KEYEXIST else { return (code, nil) }
         return (code, UnsafeRawBufferPointer(start: v.mv_data, count: v.mv_size))
+    }
+
+    /// `mdb_cursor_put` without flags: stores the value, replacing any previous one.
+    @inline(__always)
+    static func put(_ cursor: CursorHandle, key: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer) -> Int32 {
+        var k = MDB_val(mv_size: key.count, mv_data: UnsafeMutableRawPointer(mutating: key.baseAddress))
+        var v = MDB_val(mv_size: value.count, mv_data: UnsafeMutableRawPointer(mutating: value.baseAddress))
+        return mdb_cursor_put(cursor, &k, &v, 0)
     }
 
     @inline(__always)

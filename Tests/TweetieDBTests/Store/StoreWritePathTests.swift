@@ -117,4 +117,48 @@ struct StoreWritePathTests {
         try store.read { tx in try tx.forEach(Query<Post>().sorted(byIndex: "created")) { streamed.append($0.id); return true } }
         #expect(streamed == all.map(\.id))
     }
+
+    @Test func putCursorsStayCorrectAcrossDropsDeletesAndReplacementsInOneTransaction() throws {
+        // The store's puts go through one cursor per database for the whole transaction; removing
+        // everything, deleting and replacing between them must not leave it pointing anywhere stale.
+        let store = try Store.temporary(collections: [Post.self])
+        defer { store.close() }
+        let epoch = Date(timeIntervalSinceReferenceDate: 0)
+        func post(_ id: Int, author: String, likes: Int = 0) -> Post {
+            Post(id: Int64(id), author: author, text: String(repeating: "t", count: id % 90), created: epoch.addingTimeInterval(Double(id)), likes: likes)
+        }
+        let expected: [Post] = try store.write { tx in
+            try tx.add(contentsOf: (1...3_000).map { post($0, author: "a\($0 % 9)") })
+            #expect(try tx.deleteAll(Post.self) == 3_000)
+            try tx.add(contentsOf: (1...2_000).reversed().map { post($0 * 2, author: "b\($0 % 5)") })
+            for id in stride(from: 2, through: 4_000, by: 6) { try tx.delete(Post.self, key: Int64(id)) }
+            // Replacements (a changed field moves the index entries) and new keys between old ones.
+            try tx.add(contentsOf: (1...2_000).map { post($0 * 2, author: "c\($0 % 3)", likes: 1) }, update: .all)
+            try tx.add(contentsOf: (0..<2_000).map { post($0 * 2 + 1, author: "d") })
+            return (1...4_000).map { $0 % 2 == 0 ? post($0, author: "c\(($0 / 2) % 3)", likes: 1) : post($0, author: "d") }
+        }
+        let stored = try store.read { try $0.fetch(Query<Post>().sorted(byPrimaryKey: .ascending)) }
+        #expect(stored == expected)
+        #expect(try store.read { try $0.fetch(Query<Post>().sorted(byIndex: "created")) }.map(\.id) == (1...4_000).reversed().map(Int64.init))
+        let report = try store.verify()
+        #expect(report.problems.isEmpty, "\(report.problems)")
+        #expect(report.indexEntries == 8_000)
+    }
+
+    @Test func aBulkUpsertThatOutgrowsTheMapIsRetriedWholeThroughFreshPutCursors() throws {
+        // MDB_MAP_FULL in the middle of the puts: the transaction is aborted, the map grown and the
+        // body run again in a new transaction, whose puts must open new cursors.
+        var configuration = StoreConfiguration()
+        configuration.environment.mapSize = 1 << 20
+        let store = try Store.temporary(collections: [Post.self], configuration: configuration)
+        defer { store.close() }
+        let epoch = Date(timeIntervalSinceReferenceDate: 0)
+        let posts = (1...20_000).map { Post(id: Int64($0), author: "a\($0 % 11)", text: String(repeating: "x", count: 200), created: epoch.addingTimeInterval(Double($0)), likes: $0) }
+        let counts = try store.write { tx in try tx.add(contentsOf: posts) }
+        #expect(counts.inserted == 20_000)
+        #expect(try store.read { try $0.fetch(Query<Post>().sorted(byPrimaryKey: .ascending)) } == posts)
+        let report = try store.verify()
+        #expect(report.problems.isEmpty, "\(report.problems)")
+        #expect(report.indexEntries == 40_000)
+    }
 }
