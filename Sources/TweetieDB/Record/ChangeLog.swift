@@ -95,7 +95,7 @@ enum ChangeLog {
     /// nothing to log.
     static func append(_ changes: TransactionChanges, maxListed: Int, retention: Int,
                        in tx: WriteTransaction, log: Database, meta: Database) throws -> UInt64? {
-        let net = changes.netChanges()
+        let net = changes.resolvedLists()
         guard !net.isEmpty else { return nil }
         let sequence = try lastSequence(in: tx, meta: meta) + 1
         try tx.put(key(sequence), encode(net, maxListed: maxListed), in: log)
@@ -118,14 +118,14 @@ enum ChangeLog {
 
     /// Encodes the net changes of one transaction (keys in no particular order: observers treat
     /// them as a set).
-    static func encode(_ net: [String: [(key: [UInt8], kind: ChangeKind)]], maxListed: Int) -> [UInt8] {
+    static func encode(_ net: [(collection: String, changes: OperationList)], maxListed: Int) -> [UInt8] {
         var out: [UInt8] = [formatVersion]
-        let names = net.keys.sorted()
-        let total = net.values.reduce(0) { $0 + $1.count }
-        out.reserveCapacity(total <= maxListed ? 16 + total * 12 : 64)
-        out.appendVarint(UInt64(names.count))
-        for name in names {
-            let entries = net[name]!
+        let sorted = net.sorted { $0.collection < $1.collection }
+        let total = net.reduce(0) { $0 + $1.changes.count }
+        let keyBytes = net.reduce(0) { $0 + $1.changes.bytes.count }
+        out.reserveCapacity(total <= maxListed ? 16 + total * 2 + keyBytes + sorted.count * 32 : 64)
+        out.appendVarint(UInt64(sorted.count))
+        for (name, entries) in sorted {
             out.appendVarint(UInt64(name.utf8.count))
             out.append(contentsOf: name.utf8)
             if total > maxListed {
@@ -134,10 +134,13 @@ enum ChangeLog {
             }
             out.append(0)
             out.appendVarint(UInt64(entries.count))
-            for entry in entries {
-                out.append(entry.kind.rawValue)
-                out.appendVarint(UInt64(entry.key.count))
-                out.append(contentsOf: entry.key)
+            entries.bytes.withUnsafeBufferPointer { bytes in
+                for position in 0..<entries.count {
+                    let range = entries.keyRange(position)
+                    out.append(entries.kinds[position])
+                    out.appendVarint(UInt64(range.count))
+                    out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[range]))
+                }
             }
         }
         return out

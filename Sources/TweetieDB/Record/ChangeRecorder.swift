@@ -1,3 +1,62 @@
+/// Operations on keys, stored flat: the keys back to back in one byte array, so recording a
+/// bulk write allocates nothing per key.
+@usableFromInline
+struct OperationList: Sendable, Hashable {
+    /// The keys' bytes, back to back.
+    @usableFromInline var bytes: [UInt8] = []
+    /// Where each key ends in `bytes`.
+    @usableFromInline var ends: [Int] = []
+    /// Each key's operation (0 insert, 1 modify, 2 delete) or, resolved, its ``ChangeKind`` raw value.
+    @usableFromInline var kinds: [UInt8] = []
+
+    @inlinable init() {}
+
+    @inlinable var count: Int { kinds.count }
+
+    @inlinable @inline(__always)
+    mutating func append(_ key: [UInt8], kind: UInt8) {
+        bytes.append(contentsOf: key)
+        ends.append(bytes.count)
+        kinds.append(kind)
+    }
+
+    /// Appends key `position` of `other`.
+    mutating func append(_ other: OperationList, key position: Int, kind: UInt8) {
+        bytes.append(contentsOf: other.bytes[other.keyRange(position)])
+        ends.append(bytes.count)
+        kinds.append(kind)
+    }
+
+    mutating func reserve(keys: Int, bytes count: Int) {
+        bytes.reserveCapacity(count)
+        ends.reserveCapacity(keys)
+        kinds.reserveCapacity(keys)
+    }
+
+    /// The range of key `position` in `bytes`.
+    @inline(__always)
+    func keyRange(_ position: Int) -> Range<Int> {
+        (position == 0 ? 0 : ends[position - 1])..<ends[position]
+    }
+
+    /// Key `position` as an array.
+    func key(_ position: Int) -> [UInt8] { Array(bytes[keyRange(position)]) }
+
+    /// Compares keys `a` and `b` bytewise (LMDB's order): negative, zero or positive.
+    @inline(__always)
+    func compareKeys(_ a: Int, _ b: Int) -> Int {
+        let first = keyRange(a), second = keyRange(b)
+        return bytes.withUnsafeBytes { raw in
+            compareBytes(UnsafeRawBufferPointer(rebasing: raw[first]), UnsafeRawBufferPointer(rebasing: raw[second]))
+        }
+    }
+
+    /// The entries as (key, kind) pairs; the kinds must be resolved.
+    func pairs() -> [(key: [UInt8], kind: ChangeKind)] {
+        (0..<count).map { (key($0), ChangeKind(rawValue: kinds[$0])!) }
+    }
+}
+
 /// What a write transaction did to one record, comparing its state before and after the transaction.
 ///
 /// ```swift
@@ -30,22 +89,11 @@ public struct TransactionChanges: Sendable, Hashable {
         var rewritten: Bool
     }
 
-    /// What one operation did to a key: 0 insert, 1 modify, 2 delete.
-    @usableFromInline
-    struct Operation: Sendable {
-        @usableFromInline var key: [UInt8]
-        @usableFromInline var kind: UInt8
-        @inlinable init(key: [UInt8], kind: UInt8) {
-            self.key = key
-            self.kind = kind
-        }
-    }
-
     /// The collections touched, in first-touch order. A transaction touches few collections, so
     /// a linear search by name beats hashing the name once per record.
     @usableFromInline var collections: [String] = []
     /// The operations of `collections[i]`, in the order they happened.
-    @usableFromInline var lists: [[Operation]] = []
+    @usableFromInline var lists: [OperationList] = []
 
     /// Creates an empty set of changes.
     ///
@@ -56,53 +104,57 @@ public struct TransactionChanges: Sendable, Hashable {
 
     @usableFromInline
     mutating func recordInsert(_ collection: String, _ key: [UInt8]) {
-        append(collection, Operation(key: key, kind: 0))
+        append(collection, key, kind: 0)
     }
 
     @usableFromInline
     mutating func recordModify(_ collection: String, _ key: [UInt8]) {
-        append(collection, Operation(key: key, kind: 1))
+        append(collection, key, kind: 1)
     }
 
     @usableFromInline
     mutating func recordDelete(_ collection: String, _ key: [UInt8]) {
-        append(collection, Operation(key: key, kind: 2))
+        append(collection, key, kind: 2)
     }
 
     @inlinable @inline(__always)
-    mutating func append(_ collection: String, _ operation: Operation) {
+    mutating func append(_ collection: String, _ key: [UInt8], kind: UInt8) {
         if let index = collections.firstIndex(of: collection) {
-            lists[index].append(operation)
+            lists[index].append(key, kind: kind)
         } else {
             collections.append(collection)
-            lists.append([operation])
+            var list = OperationList()
+            list.append(key, kind: kind)
+            lists.append(list)
         }
     }
 
-    /// Folds the operations of one collection into each key's net change: a stable sort by key,
-    /// then each key's operations in transaction order.
-    private static func resolve(_ operations: [Operation]) -> [(key: [UInt8], kind: ChangeKind)] {
-        // Bulk writes in key order (each key once, ascending) are already resolved.
+    /// Folds the operations of one collection into each key's net change, keys ascending: a
+    /// stable sort by key, then each key's operations in transaction order. The result's kinds
+    /// are ``ChangeKind`` raw values.
+    static func resolve(_ operations: OperationList) -> OperationList {
+        // Bulk writes in key order (each key once, ascending) are already resolved: operation
+        // kinds 0, 1, 2 are the raw values of inserted, modified, deleted.
         var ascending = true
-        for position in operations.indices.dropFirst() where EncodedKey.compare(operations[position - 1].key, operations[position].key) >= 0 {
+        for position in 1..<max(1, operations.count) where operations.compareKeys(position - 1, position) >= 0 {
             ascending = false
             break
         }
         if ascending {
-            return operations.map { ($0.key, ChangeKind(rawValue: $0.kind)!) }
+            return operations
         }
-        let order = operations.indices.sorted { a, b in
-            let c = EncodedKey.compare(operations[a].key, operations[b].key)
+        let order = (0..<operations.count).sorted { a, b in
+            let c = operations.compareKeys(a, b)
             return c != 0 ? c < 0 : a < b
         }
-        var result: [(key: [UInt8], kind: ChangeKind)] = []
-        result.reserveCapacity(operations.count)
+        var result = OperationList()
+        result.reserve(keys: operations.count, bytes: operations.bytes.count)
         var position = 0
         while position < order.count {
-            let key = operations[order[position]].key
+            let first = order[position]
             var entry: Entry?
-            while position < order.count, operations[order[position]].key == key {
-                let kind = operations[order[position]].kind
+            while position < order.count, operations.compareKeys(order[position], first) == 0 {
+                let kind = operations.kinds[order[position]]
                 if entry == nil {
                     entry = Entry(existedBefore: kind != 0, existsNow: kind != 2, rewritten: kind == 1)
                 } else {
@@ -118,7 +170,18 @@ public struct TransactionChanges: Sendable, Hashable {
                 }
                 position += 1
             }
-            if let kind = entry?.kind { result.append((key, kind)) }
+            if let kind = entry?.kind { result.append(operations, key: first, kind: kind.rawValue) }
+        }
+        return result
+    }
+
+    /// Every collection with a net change and its resolved changes (keys ascending, kinds
+    /// ``ChangeKind`` raw values), in first-touch order: what the change log stores.
+    func resolvedLists() -> [(collection: String, changes: OperationList)] {
+        var result: [(collection: String, changes: OperationList)] = []
+        for (collection, operations) in zip(collections, lists) {
+            let list = Self.resolve(operations)
+            if list.count > 0 { result.append((collection, list)) }
         }
         return result
     }
@@ -126,10 +189,7 @@ public struct TransactionChanges: Sendable, Hashable {
     /// Every collection's net changes, keys in ascending byte order.
     func netChanges() -> [String: [(key: [UInt8], kind: ChangeKind)]] {
         var result: [String: [(key: [UInt8], kind: ChangeKind)]] = [:]
-        for (collection, operations) in zip(collections, lists) {
-            let list = Self.resolve(operations)
-            if !list.isEmpty { result[collection] = list }
-        }
+        for (collection, list) in resolvedLists() { result[collection] = list.pairs() }
         return result
     }
 
@@ -140,7 +200,7 @@ public struct TransactionChanges: Sendable, Hashable {
     /// for (key, kind) in changes.changes(in: "tweets") { … }
     /// ```
     public func changes(in collection: String) -> [(key: [UInt8], kind: ChangeKind)] {
-        collections.firstIndex(of: collection).map { Self.resolve(lists[$0]) } ?? []
+        collections.firstIndex(of: collection).map { Self.resolve(lists[$0]).pairs() } ?? []
     }
 
     /// The primary keys (encoded) of `collection` with the given net change.
