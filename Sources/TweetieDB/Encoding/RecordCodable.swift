@@ -12,6 +12,10 @@
 /// use the fast path automatically for every `Codable` type that also adopts this protocol,
 /// also when called generically (`R: Record`).
 ///
+/// A field that many records repeat (a URL, a name, a list of list names) can be read with
+/// ``RecordField/decodeShared(_:)-(String.Type)``: within one scan, equal values then share one
+/// storage instead of one allocation per record.
+///
 /// ```swift
 /// extension Tweet: RecordCodable {
 ///     func encode(to writer: inout RecordWriter) {
