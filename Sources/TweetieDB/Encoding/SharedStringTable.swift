@@ -10,7 +10,8 @@ import Foundation
 /// shared; longer ones are looked up by their bytes in a fixed number of slots, so the table
 /// never grows: a value that misses its slot is decoded as usual and takes the slot.
 /// Sharing is invisible to callers (`String` and `Array` are values); it saves the allocation,
-/// the UTF-8 validation and the memory of each repeated value.
+/// the UTF-8 validation and the memory of each repeated value. A table is not thread-safe: use
+/// it from one thread at a time, for one batch of records (it is not `Sendable`).
 ///
 /// ```swift
 /// let strings = SharedStringTable()
