@@ -48,17 +48,24 @@ extension RecordField {
     }
 
     /// A string (tag `0x07`) whose bytes are all ASCII, so no UTF-8 validation is needed.
+    /// The bytes of a length-prefixed value (string, data, URL, container): everything after the
+    /// tag and the length varint, which `nextField()` has already validated.
+    @inlinable @inline(__always)
+    var payload: UnsafeBufferPointer<UInt8> {
+        var index = value + 1
+        while base[index] >= 0x80 {
+            index += 1
+        }
+        index += 1
+        return UnsafeBufferPointer(start: base + index, count: end - index)
+    }
+
     @inlinable @inline(__always)
     func fastASCIIString() -> String? {
         guard base[value] == 0x07 else {
             return nil
         }
-        var index = value + 1
-        while base[index] >= 0x80 {   // the length varint, validated by nextField()
-            index += 1
-        }
-        index += 1
-        let bytes = UnsafeBufferPointer(start: base + index, count: end - index)
+        let bytes = payload
         guard Self.isASCII(bytes) else {
             return nil
         }

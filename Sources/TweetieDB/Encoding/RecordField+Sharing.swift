@@ -19,17 +19,12 @@ extension RecordField {
         guard let sharing, base[value] == 0x07 else {   // RecordFormat.Tag.string
             return try decode(String.self)
         }
-        var index = value + 1
-        while base[index] >= 0x80 {   // the length varint, validated by nextField()
-            index += 1
-        }
-        index += 1
-        let count = end - index
-        guard count >= SharedStringTable.minimumLength, count <= SharedStringTable.maximumLength else {
+        let utf8 = payload
+        guard utf8.count >= SharedStringTable.minimumLength, utf8.count <= SharedStringTable.maximumLength else {
             return try decode(String.self)
         }
         // A hit returns a string whose bytes were validated when it was first decoded.
-        let bytes = UnsafeRawBufferPointer(start: base + index, count: count)
+        let bytes = UnsafeRawBufferPointer(utf8)
         // The scan holds the table: borrow it without retaining it per field.
         return try sharing._withUnsafeGuaranteedRef { try $0.string(bytes) { try decode(String.self) } }
     }

@@ -1,7 +1,7 @@
 /// Operations on keys, stored flat: the keys back to back in one byte array, so recording a
 /// bulk write allocates nothing per key.
 @usableFromInline
-struct OperationList: Sendable, Hashable {
+struct OperationList: Sendable {
     /// The keys' bytes, back to back.
     @usableFromInline var bytes: [UInt8] = []
     /// Where each key ends in `bytes`.
