@@ -19,6 +19,8 @@ final class CollectionDescriptor: @unchecked Sendable {
     let indexes: [IndexInfo]
     @usableFromInline let records: Database
     @usableFromInline let indexDatabases: [Database]
+    /// Per index, whether it is unique (what the write path asks of each index, per record).
+    @usableFromInline let indexIsUnique: [Bool]
     /// The index entries (index position, LMDB key, LMDB value) of a stored record.
     let indexEntries: (_ bytes: UnsafeRawBufferPointer, _ primaryKey: [UInt8]) throws -> [(Int, [UInt8], [UInt8])]
     /// The stored record as a JSON object (for export).
@@ -37,6 +39,7 @@ final class CollectionDescriptor: @unchecked Sendable {
         indexes = R.indexes.map { IndexInfo(name: $0.name, isUnique: $0.isUnique) }
         self.records = records
         self.indexDatabases = indexDatabases
+        indexIsUnique = R.indexes.map(\.isUnique)
         indexEntries = { bytes, primaryKey in
             let record = try RecordDecoder().decode(R.self, from: bytes)
             return R.indexes.enumerated().map { position, index in

@@ -82,10 +82,11 @@ public final class StoreWriter: StoreReading {
     public var changes: TransactionChanges { recorder.changes }
 }
 
-/// A reference box so that the recorder can be mutated through the `StoreWriter` value.
+/// A reference box so that the recorder can be mutated through the `StoreWriter` value. Only the
+/// writer's thread touches it, so its accesses skip runtime exclusivity checks.
 @usableFromInline
 final class ChangeRecorderBox {
-    @usableFromInline var changes = TransactionChanges()
+    @exclusivity(unchecked) @usableFromInline var changes = TransactionChanges()
     @usableFromInline init() {}
 }
 
@@ -96,6 +97,13 @@ final class WriteScratch {
     @usableFromInline let record = RecordByteBuffer(capacity: 512)
     @exclusivity(unchecked) @usableFromInline var newEntries: [KeyEncoder] = []
     @exclusivity(unchecked) @usableFromInline var oldEntries: [KeyEncoder] = []
+    /// Per index, the non-unique entries of new records that a batch write holds back to write
+    /// in key order (see ``PendingIndexEntries``); used while ``isBatching``.
+    @exclusivity(unchecked) @usableFromInline var pending: [PendingIndexEntries] = []
+    /// Whether an ``StoreWriter/add(contentsOf:update:)`` batch is collecting index entries.
+    @exclusivity(unchecked) @usableFromInline var isBatching = false
+    /// Whether some entries wait in ``pending``.
+    @exclusivity(unchecked) @usableFromInline var hasPending = false
     @usableFromInline init() {}
 
     /// Makes room for `count` indexes.
@@ -104,6 +112,7 @@ final class WriteScratch {
         while newEntries.count < count {
             newEntries.append(KeyEncoder())
             oldEntries.append(KeyEncoder())
+            pending.append(PendingIndexEntries())
         }
     }
 }
@@ -398,8 +407,29 @@ extension StoreWriter {
         let descriptor = try store.descriptor(for: R.self)
         var counts = WriteCounts()
         // Contiguous input (an array) is read in place: iterating it would copy every record.
+        // No code of the caller's runs while it is read, so the new records' non-unique index
+        // entries can wait and go in together, in key order, at the end.
         let done: Void? = try records.withContiguousStorageIfAvailable { buffer in
-            for position in buffer.indices { counts.add(try add(buffer[position], policy: policy, descriptor: descriptor)) }
+            let batching = buffer.count > 1 && !scratch.isBatching && descriptor.indexIsUnique.contains(false)
+            guard batching else {
+                for position in buffer.indices { counts.add(try add(buffer[position], policy: policy, descriptor: descriptor)) }
+                return
+            }
+            scratch.isBatching = true
+            defer { scratch.isBatching = false }
+            scratch.prepare(indexCount: descriptor.indexDatabases.count)
+            for position in descriptor.indexIsUnique.indices where !descriptor.indexIsUnique[position] {
+                scratch.pending[position].expect(buffer.count)
+            }
+            do {
+                for position in buffer.indices { counts.add(try add(buffer[position], policy: policy, descriptor: descriptor)) }
+            } catch {
+                // The records written so far keep their entries: the caller may catch the error
+                // and go on with the transaction.
+                try writePendingIndexEntries(descriptor: descriptor)
+                throw error
+            }
+            try writePendingIndexEntries(descriptor: descriptor)
         }
         if done == nil {
             for record in records { counts.add(try add(record, policy: policy, descriptor: descriptor)) }
@@ -454,6 +484,9 @@ extension StoreWriter {
         } catch {
             throw descriptor.decodingFailed(error, key: key, typeName: "\(R.self)", path: store.path)
         }
+        // The old entries to replace may be among those a batch holds back (the same key twice
+        // in one batch): write those first. (This also ends the zero-copy life of `stored`.)
+        if scratch.hasPending { try writePendingIndexEntries(descriptor: descriptor) }
         try writeIndexEntries(of: R.self, key: key, old: old, descriptor: descriptor)
         try key.withUnsafeBytes { try transaction.putValue(rawKey: $0, rawValue: bytes, in: descriptor.records) }
         recorder.changes.recordModify(descriptor.name, key)
@@ -467,18 +500,20 @@ extension StoreWriter {
         let indexes = R.indexes
         guard !indexes.isEmpty else { return }
         scratch.prepare(indexCount: indexes.count)
+        // (Indexes are used in place, `indexes[position]`, not copied out: a copy retains and
+        // releases its name and closures for every record.)
         for position in indexes.indices {
-            let index = indexes[position]
             scratch.newEntries[position].reset()
-            index.appendEntryKey(of: record, primaryKey: key, to: &scratch.newEntries[position])
-            let entry = scratch.newEntries[position].bytes
-            guard entry.count <= Store.maxKeySize else {
-                throw DatabaseError(.invalidArgument, operation: "add", database: "\(descriptor.name)#\(index.name)", path: store.path,
-                                    message: "the index entry for \(descriptor.describeKey(key)) is \(entry.count) bytes; LMDB keys are limited to \(Store.maxKeySize)")
+            indexes[position].appendEntryKey(of: record, primaryKey: key, to: &scratch.newEntries[position])
+            let count = scratch.newEntries[position].bytes.count
+            guard count <= Store.maxKeySize else {
+                throw DatabaseError(.invalidArgument, operation: "add", database: "\(descriptor.name)#\(indexes[position].name)", path: store.path,
+                                    message: "the index entry for \(descriptor.describeKey(key)) is \(count) bytes; LMDB keys are limited to \(Store.maxKeySize)")
             }
-            if index.isUnique, let owner = try transaction.value(for: entry, in: descriptor.indexDatabases[position]), owner != key {
-                throw DatabaseError(.constraintViolation, operation: "add", database: "\(descriptor.name)#\(index.name)", path: store.path,
-                                    message: "unique index '\(index.name)' already holds this value for the record with key \(descriptor.describeKey(owner)), so \(descriptor.describeKey(key)) cannot use it")
+            if descriptor.indexIsUnique[position],
+               let owner = try transaction.value(for: scratch.newEntries[position].bytes, in: descriptor.indexDatabases[position]), owner != key {
+                throw DatabaseError(.constraintViolation, operation: "add", database: "\(descriptor.name)#\(indexes[position].name)", path: store.path,
+                                    message: "unique index '\(indexes[position].name)' already holds this value for the record with key \(descriptor.describeKey(owner)), so \(descriptor.describeKey(key)) cannot use it")
             }
         }
     }
@@ -492,15 +527,40 @@ extension StoreWriter {
         for position in indexes.indices {
             let database = descriptor.indexDatabases[position]
             if let old {
-                let index = indexes[position]
                 scratch.oldEntries[position].reset()
-                index.appendEntryKey(of: old, primaryKey: key, to: &scratch.oldEntries[position])
+                indexes[position].appendEntryKey(of: old, primaryKey: key, to: &scratch.oldEntries[position])
                 if scratch.oldEntries[position].bytes == scratch.newEntries[position].bytes { continue }
                 try scratch.oldEntries[position].bytes.withUnsafeBytes { _ = try transaction.delete(rawKey: $0, in: database) }
+            } else if scratch.isBatching && !descriptor.indexIsUnique[position] {
+                let pending = scratch.pending[position]
+                scratch.newEntries[position].bytes.withUnsafeBytes { pending.append(key: $0, primaryKeyCount: key.count) }
+                scratch.hasPending = true
+                continue
             }
             try scratch.newEntries[position].bytes.withUnsafeBytes { entry in
                 try key.withUnsafeBytes { try transaction.putValue(rawKey: entry, rawValue: $0, in: database) }
             }
+        }
+    }
+
+    /// Writes the index entries a batch held back, each index's in key order.
+    @usableFromInline
+    func writePendingIndexEntries(descriptor: CollectionDescriptor) throws {
+        guard scratch.hasPending else { return }
+        scratch.hasPending = false
+        let transaction = self.transaction
+        do {
+            for position in descriptor.indexDatabases.indices where !scratch.pending[position].isEmpty {
+                let database = descriptor.indexDatabases[position]
+                try scratch.pending[position].forEachInKeyOrder { entry, primaryKey in
+                    try transaction.putAppending(rawKey: entry, rawValue: primaryKey, in: database)
+                }
+            }
+        } catch {
+            // A failed put leaves LMDB's transaction unusable; drop the other indexes' entries
+            // too, so that no later batch writes them into another collection's index.
+            for pending in scratch.pending { pending.discard() }
+            throw error
         }
     }
 
