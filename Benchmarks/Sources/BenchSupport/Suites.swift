@@ -69,6 +69,22 @@ public enum Suites {
         /// Raw `mdb_put` of the same bytes plus the two index entries `Tweet.indexes` defines:
         /// three puts per record, LMDB's share of the store's upsert (no encoding, no change log).
         public var rawIndexed: LatencyStats
+        /// Median minor page faults per timed run, in the order tweetie, GRDB, raw, raw indexed
+        /// (see ``PageFaults``).
+        public var medianFaults: [Int]
+    }
+
+    /// One timed run: its duration and the minor page faults it caused.
+    ///
+    /// ```swift
+    /// let run = try Suites.tweetieBulk(tweets)
+    /// print(run.ns, run.faults)
+    /// ```
+    public struct Run: Sendable {
+        /// Elapsed nanoseconds.
+        public var ns: UInt64
+        /// Minor page faults during the run.
+        public var faults: Int
     }
 
     /// Measures suite 1; see ``BulkResult``.
@@ -80,15 +96,16 @@ public enum Suites {
         let tweets = TweetGenerator().tweets(1..<Int64(n + 1))
         let (keys, values) = try encodedPairs(tweets)
         let entries = indexEntries(tweets, keys: keys)
-        var tweetie: [UInt64] = [], grdb: [UInt64] = [], raw: [UInt64] = [], rawIndexed: [UInt64] = []
+        var runs: [[Run]] = [[], [], [], []]
         for _ in 0..<repetitions {
-            tweetie.append(try tweetieBulk(tweets))
-            grdb.append(try grdbBulk(tweets))
-            raw.append(try rawBulk(keys: keys, values: values))
-            rawIndexed.append(try rawBulk(keys: keys, values: values, indexEntries: entries))
+            runs[0].append(try tweetieBulk(tweets))
+            runs[1].append(try grdbBulk(tweets))
+            runs[2].append(try rawBulk(keys: keys, values: values))
+            runs[3].append(try rawBulk(keys: keys, values: values, indexEntries: entries))
         }
-        return BulkResult(n: n, tweetie: LatencyStats(tweetie), grdb: LatencyStats(grdb), raw: LatencyStats(raw),
-                          rawIndexed: LatencyStats(rawIndexed))
+        let stats = runs.map { LatencyStats($0.map(\.ns)) }
+        let faults = runs.map { peer in peer.map(\.faults).sorted()[peer.count / 2] }
+        return BulkResult(n: n, tweetie: stats[0], grdb: stats[1], raw: stats[2], rawIndexed: stats[3], medianFaults: faults)
     }
 
     /// The LMDB keys of the entries of `Tweet.indexes` (`created` newest first; `author` =
@@ -129,51 +146,51 @@ public enum Suites {
     /// One timed TweetieDB bulk upsert into a fresh store (store creation and removal untimed).
     ///
     /// ```swift
-    /// let ns = try Suites.tweetieBulk(tweets)
+    /// let run = try Suites.tweetieBulk(tweets)
     /// ```
-    public static func tweetieBulk(_ tweets: [Tweet]) throws -> UInt64 {
+    public static func tweetieBulk(_ tweets: [Tweet]) throws -> Run {
         let fixture = try TweetieFixture(durability: .full)
         defer { fixture.close() }
-        let (_, ns) = try Nanoseconds.time { try fixture.store.write { tx in try tx.add(contentsOf: tweets, update: .all) } }
-        return ns
+        let (_, ns, faults) = try PageFaults.timing { try fixture.store.write { tx in try tx.add(contentsOf: tweets, update: .all) } }
+        return Run(ns: ns, faults: faults)
     }
 
     /// One timed GRDB bulk upsert into a fresh database.
     ///
     /// ```swift
-    /// let ns = try Suites.grdbBulk(tweets)
+    /// let run = try Suites.grdbBulk(tweets)
     /// ```
-    public static func grdbBulk(_ tweets: [Tweet]) throws -> UInt64 {
+    public static func grdbBulk(_ tweets: [Tweet]) throws -> Run {
         let peer = try GRDBPeer(synchronous: .full)
         defer { peer.close() }
-        let (_, ns) = try Nanoseconds.time { try peer.upsert(tweets) }
-        return ns
+        let (_, ns, faults) = try PageFaults.timing { try peer.upsert(tweets) }
+        return Run(ns: ns, faults: faults)
     }
 
     /// One timed raw `mdb_put` bulk load into a fresh environment.
     ///
     /// ```swift
-    /// let ns = try Suites.rawBulk(keys: keys, values: values)
+    /// let run = try Suites.rawBulk(keys: keys, values: values)
     /// ```
-    public static func rawBulk(keys: [[UInt8]], values: [[UInt8]]) throws -> UInt64 {
+    public static func rawBulk(keys: [[UInt8]], values: [[UInt8]]) throws -> Run {
         let path = TemporaryPath.make("raw")
         let raw = try RawLMDBStore(path: path, mapSize: 16 << 30)
         defer { raw.close(); try? FileManager.default.removeItem(atPath: path) }
-        let (_, ns) = try Nanoseconds.time { try raw.putAll(keys: keys, values: values) }
-        return ns
+        let (_, ns, faults) = try PageFaults.timing { try raw.putAll(keys: keys, values: values) }
+        return Run(ns: ns, faults: faults)
     }
 
     /// One timed raw bulk load of the records and their index entries (see ``BulkResult/rawIndexed``).
     ///
     /// ```swift
-    /// let ns = try Suites.rawBulk(keys: keys, values: values, indexEntries: Suites.indexEntries(tweets, keys: keys))
+    /// let run = try Suites.rawBulk(keys: keys, values: values, indexEntries: Suites.indexEntries(tweets, keys: keys))
     /// ```
-    public static func rawBulk(keys: [[UInt8]], values: [[UInt8]], indexEntries: [[[UInt8]]]) throws -> UInt64 {
+    public static func rawBulk(keys: [[UInt8]], values: [[UInt8]], indexEntries: [[[UInt8]]]) throws -> Run {
         let path = TemporaryPath.make("raw-indexed")
         let raw = try RawLMDBStore(path: path, mapSize: 16 << 30, indexes: indexEntries.count)
         defer { raw.close(); try? FileManager.default.removeItem(atPath: path) }
-        let (_, ns) = try Nanoseconds.time { try raw.putAll(keys: keys, values: values, indexEntries: indexEntries) }
-        return ns
+        let (_, ns, faults) = try PageFaults.timing { try raw.putAll(keys: keys, values: values, indexEntries: indexEntries) }
+        return Run(ns: ns, faults: faults)
     }
 
     // MARK: 2. Small durable commits
