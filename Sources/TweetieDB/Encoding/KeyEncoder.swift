@@ -90,6 +90,12 @@ public struct KeyEncoder: Sendable {
         bytes.append(contentsOf: raw)
     }
 
+    /// Appends bytes as they are (an index entry a batch's encoder thread built).
+    @usableFromInline
+    mutating func appendBytes(_ raw: UnsafeRawBufferPointer) {
+        bytes.append(contentsOf: raw)
+    }
+
     /// Appends raw bytes unchanged. The caller is responsible for prefix-freedom (use it only
     /// for fixed-width data). A primitive for ``KeyComponent`` conformances.
     ///

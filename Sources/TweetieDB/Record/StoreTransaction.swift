@@ -408,21 +408,24 @@ extension StoreWriter {
         var counts = WriteCounts()
         // Contiguous input (an array) is read in place: iterating it would copy every record.
         // No code of the caller's runs while it is read, so the new records' non-unique index
-        // entries can wait and go in together, in key order, at the end.
+        // entries can wait and go in together, in key order, at the end; and a large batch can be
+        // encoded on a second thread while this one writes (see BatchPipeline).
         let done: Void? = try records.withContiguousStorageIfAvailable { buffer in
-            let batching = buffer.count > 1 && !scratch.isBatching && descriptor.indexIsUnique.contains(false)
-            guard batching else {
-                for position in buffer.indices { counts.add(try add(buffer[position], policy: policy, descriptor: descriptor)) }
-                return
+            let holdsBack = buffer.count > 1 && !scratch.isBatching && descriptor.indexIsUnique.contains(false)
+            if holdsBack {
+                scratch.isBatching = true
+                scratch.prepare(indexCount: descriptor.indexDatabases.count)
+                for position in descriptor.indexIsUnique.indices where !descriptor.indexIsUnique[position] {
+                    scratch.pending[position].expect(buffer.count)
+                }
             }
-            scratch.isBatching = true
-            defer { scratch.isBatching = false }
-            scratch.prepare(indexCount: descriptor.indexDatabases.count)
-            for position in descriptor.indexIsUnique.indices where !descriptor.indexIsUnique[position] {
-                scratch.pending[position].expect(buffer.count)
-            }
+            defer { if holdsBack { scratch.isBatching = false } }
             do {
-                for position in buffer.indices { counts.add(try add(buffer[position], policy: policy, descriptor: descriptor)) }
+                if buffer.count >= BatchPipeline.minimumBatch {
+                    try addPipelined(buffer, policy: policy, descriptor: descriptor, counts: &counts)
+                } else {
+                    for position in buffer.indices { counts.add(try add(buffer[position], policy: policy, descriptor: descriptor)) }
+                }
             } catch {
                 // The records written so far keep their entries: the caller may catch the error
                 // and go on with the transaction.
@@ -444,22 +447,104 @@ extension StoreWriter {
     @inlinable
     func add<R: Record>(_ record: borrowing R, policy: UpdatePolicy, descriptor: CollectionDescriptor) throws -> WriteOutcome {
         let key = record.encodedPrimaryKey
-        guard key.count <= Store.maxKeySize else {
-            throw DatabaseError(.invalidArgument, operation: "add", database: descriptor.name, path: store.path,
-                                message: "the primary key \(record.primaryKey) encodes to \(key.count) bytes; keys are limited to \(Store.maxKeySize)")
-        }
+        try checkPrimaryKeySize(key, descriptor: descriptor)
         let bytes: UnsafeRawBufferPointer
         do {
             var writer = RecordWriter(reusing: scratch.record)
             try record._encodeStored(to: &writer)
             bytes = try writer.finishInPlace()
         } catch {
-            throw DatabaseError(.encodingFailed, operation: "add", database: descriptor.name, path: store.path,
-                                message: "\(R.self) with key \(record.primaryKey) cannot be encoded: \(error)")
+            throw encodingFailed(R.self, key: key, error, descriptor: descriptor)
         }
         try prepareIndexEntries(of: record, key: key, descriptor: descriptor)
+        return try putRecord(R.self, key: key, bytes: bytes, policy: policy, descriptor: descriptor)
+    }
+
+    /// Adds the records of a large batch, encoded a few chunks ahead on a second thread (see
+    /// ``BatchPipeline``): this thread checks and puts each record as ``add(_:policy:descriptor:)``
+    /// does, in the batch's order, and throws at the first record that fails, having written the
+    /// ones before it.
+    @inlinable
+    func addPipelined<R: Record>(_ records: UnsafeBufferPointer<R>, policy: UpdatePolicy, descriptor: CollectionDescriptor,
+                                 counts: inout WriteCounts) throws {
+        let indexCount = descriptor.indexDatabases.count
+        scratch.prepare(indexCount: indexCount)
+        let pipeline = BatchPipeline(recordCount: records.count, fieldsPerRecord: 2 + indexCount)
+        let source = SendableRecords(records)
+        pipeline.start { chunk in StoreWriter.encode(source.records, into: chunk) }
+        defer { pipeline.stop() }
+        for number in 0..<pipeline.chunkCount {
+            let chunk = pipeline.waitForChunk(number)
+            for record in 0..<chunk.count {
+                let key = Array(chunk.field(0, ofRecord: record))
+                try checkPrimaryKeySize(key, descriptor: descriptor)
+                for position in 0..<indexCount {
+                    scratch.newEntries[position].reset()
+                    scratch.newEntries[position].appendBytes(chunk.field(2 + position, ofRecord: record))
+                }
+                try checkIndexEntries(key: key, descriptor: descriptor)
+                counts.add(try putRecord(R.self, key: key, bytes: chunk.field(1, ofRecord: record), policy: policy, descriptor: descriptor))
+            }
+            if let failure = chunk.failure {
+                let key = records[chunk.first + chunk.count].encodedPrimaryKey
+                try checkPrimaryKeySize(key, descriptor: descriptor)
+                throw encodingFailed(R.self, key: key, failure, descriptor: descriptor)
+            }
+            pipeline.release()
+        }
+    }
+
+    /// Encodes the records of `chunk` (its primary key, its bytes, its index entries), on the
+    /// batch's encoder thread; returns `false` at the first record that fails to encode.
+    @inlinable
+    static func encode<R: Record>(_ records: UnsafeBufferPointer<R>, into chunk: EncodedChunk) -> Bool {
+        let indexes = R.indexes
+        for position in chunk.first..<chunk.limit {
+            let record = records[position]
+            let key = record.encodedPrimaryKey
+            key.withUnsafeBytes { chunk.append($0) }
+            do {
+                var writer = RecordWriter(reusing: chunk.recordScratch)
+                try record._encodeStored(to: &writer)
+                chunk.append(try writer.finishInPlace())
+            } catch {
+                chunk.failure = error
+                return false
+            }
+            for index in indexes.indices {
+                chunk.entryScratch.reset()
+                indexes[index].appendEntryKey(of: record, primaryKey: key, to: &chunk.entryScratch)
+                chunk.entryScratch.bytes.withUnsafeBytes { chunk.append($0) }
+            }
+            chunk.count += 1
+        }
+        return true
+    }
+
+    /// Throws for a primary key longer than LMDB's key size limit.
+    @usableFromInline
+    func checkPrimaryKeySize(_ key: [UInt8], descriptor: CollectionDescriptor) throws {
+        guard key.count <= Store.maxKeySize else {
+            throw DatabaseError(.invalidArgument, operation: "add", database: descriptor.name, path: store.path,
+                                message: "the primary key \(descriptor.describeKey(key)) encodes to \(key.count) bytes; keys are limited to \(Store.maxKeySize)")
+        }
+    }
+
+    /// The error for a record whose `encode(to:)` threw.
+    @usableFromInline
+    func encodingFailed(_ type: (some Record).Type, key: [UInt8], _ error: any Error, descriptor: CollectionDescriptor) -> DatabaseError {
+        DatabaseError(.encodingFailed, operation: "add", database: descriptor.name, path: store.path,
+                      message: "\(type) with key \(descriptor.describeKey(key)) cannot be encoded: \(error)")
+    }
+
+    /// Puts one encoded record whose index entries ``prepareIndexEntries(of:key:descriptor:)``
+    /// (or a batch's encoder) built and checked, according to `policy`. The record goes in with
+    /// `MDB_NOOVERWRITE` (or `MDB_APPEND`): a new key costs one B-tree search at most, and an
+    /// existing key hands back the stored bytes to compare or decode.
+    @inlinable
+    func putRecord<R: Record>(_ type: R.Type, key: [UInt8], bytes: UnsafeRawBufferPointer, policy: UpdatePolicy,
+                              descriptor: CollectionDescriptor) throws -> WriteOutcome {
         let transaction = self.transaction
-        // (No closure captures `record`: that would copy it.)
         let existing = try key.withUnsafeBytes { try transaction.putIfAbsent(rawKey: $0, rawValue: bytes, in: descriptor.records) }
         guard let stored = existing else {
             try writeIndexEntries(of: R.self, key: key, old: nil, descriptor: descriptor)
@@ -468,7 +553,7 @@ extension StoreWriter {
         }
         if policy == .error {
             throw DatabaseError(.constraintViolation, operation: "add", database: descriptor.name, path: store.path,
-                                message: "a \(R.self) with primary key \(record.primaryKey) already exists (update policy .error)")
+                                message: "a \(R.self) with primary key \(descriptor.describeKey(key)) already exists (update policy .error)")
         }
         if stored.count == bytes.count && compareBytes(stored, bytes) == 0 {
             // Identical bytes, so identical index entries. `.modified` reports nothing; `.all`
@@ -493,8 +578,8 @@ extension StoreWriter {
         return .modified
     }
 
-    /// Builds the entry key of every index of `record` in the scratch encoders, and checks
-    /// them: LMDB's key size limit, and that no other record holds a unique value.
+    /// Builds the entry key of every index of `record` in the scratch encoders, and checks them
+    /// (``checkIndexEntries(key:descriptor:)``).
     @inlinable
     func prepareIndexEntries<R: Record>(of record: borrowing R, key: [UInt8], descriptor: CollectionDescriptor) throws {
         let indexes = R.indexes
@@ -505,15 +590,25 @@ extension StoreWriter {
         for position in indexes.indices {
             scratch.newEntries[position].reset()
             indexes[position].appendEntryKey(of: record, primaryKey: key, to: &scratch.newEntries[position])
+        }
+        try checkIndexEntries(key: key, descriptor: descriptor)
+    }
+
+    /// Checks the entries in the scratch encoders: LMDB's key size limit, and that no other
+    /// record holds a unique value.
+    @usableFromInline
+    func checkIndexEntries(key: [UInt8], descriptor: CollectionDescriptor) throws {
+        for position in descriptor.indexDatabases.indices {
             let count = scratch.newEntries[position].bytes.count
             guard count <= Store.maxKeySize else {
-                throw DatabaseError(.invalidArgument, operation: "add", database: "\(descriptor.name)#\(indexes[position].name)", path: store.path,
+                throw DatabaseError(.invalidArgument, operation: "add", database: "\(descriptor.name)#\(descriptor.indexes[position].name)", path: store.path,
                                     message: "the index entry for \(descriptor.describeKey(key)) is \(count) bytes; LMDB keys are limited to \(Store.maxKeySize)")
             }
             if descriptor.indexIsUnique[position],
                let owner = try transaction.value(for: scratch.newEntries[position].bytes, in: descriptor.indexDatabases[position]), owner != key {
-                throw DatabaseError(.constraintViolation, operation: "add", database: "\(descriptor.name)#\(indexes[position].name)", path: store.path,
-                                    message: "unique index '\(indexes[position].name)' already holds this value for the record with key \(descriptor.describeKey(owner)), so \(descriptor.describeKey(key)) cannot use it")
+                let name = descriptor.indexes[position].name
+                throw DatabaseError(.constraintViolation, operation: "add", database: "\(descriptor.name)#\(name)", path: store.path,
+                                    message: "unique index '\(name)' already holds this value for the record with key \(descriptor.describeKey(owner)), so \(descriptor.describeKey(key)) cannot use it")
             }
         }
     }

@@ -1,0 +1,233 @@
+import Foundation
+
+/// Encodes a large batch's records on a second thread, a few chunks ahead of the write
+/// transaction's thread, which only puts what is ready.
+///
+/// Encoding a record and computing its index entries (the user's `encode(to:)` and index
+/// closures) take about a third of a bulk upsert; LMDB's puts and the commit, which must stay on
+/// the transaction's thread, take the rest. With the encoding on another core, the two overlap.
+/// Records are `Sendable` and index closures `@Sendable`, so they may run on any thread; the
+/// batch's array is not mutated while `add(contentsOf:)` reads it.
+///
+/// Hand-over is bounded: ``slotCount`` chunks of ``chunkSize`` records, reused round-robin, so
+/// memory stays at a few hundred kilobytes whatever the batch's size. The worker claims chunks
+/// from the low end of that window; when the writer would wait, it encodes the chunk it needs if
+/// nobody has claimed it, or else the highest unclaimed one, so the work splits between the two
+/// cores by their speed. Encoding stops at the first record that fails; the writer throws when it reaches it, having written the
+/// records before it, exactly as when encoding on the writer's thread. ``stop()`` (always called
+/// by the writer, also when it throws) cancels the worker and waits for it to leave, so the
+/// batch's memory is never read after `add(contentsOf:)` returns.
+///
+/// The writer blocks on a condition variable while it waits for a chunk: a blocking wait, not an
+/// `await`, so the write transaction stays on its thread.
+///
+/// ```swift
+/// // Internal: add(contentsOf:) uses it for batches of at least BatchPipeline.minimumBatch records.
+/// let pipeline = BatchPipeline(recordCount: records.count, fieldsPerRecord: 2 + indexCount)
+/// pipeline.start { chunk in encode(chunk) }
+/// defer { pipeline.stop() }
+/// for number in 0..<pipeline.chunkCount { let chunk = pipeline.waitForChunk(number); …; pipeline.release() }
+/// ```
+@usableFromInline
+final class BatchPipeline: @unchecked Sendable {
+    /// Records per chunk.
+    @usableFromInline static let chunkSize = 256
+    /// Chunks encoded ahead of the writer, at most.
+    static let slotCount = 4
+    /// The smallest batch worth a thread (starting one costs tens of microseconds; encoding
+    /// 1,024 tweet-sized records takes about a third of a millisecond).
+    @usableFromInline static let minimumBatch = 1024
+
+    /// The number of chunks of the batch.
+    @usableFromInline let chunkCount: Int
+    let recordCount: Int
+    let slots: [EncodedChunk]
+    let lock = ConditionLock()
+    /// Per slot, the chunk claimed into it, or -1 (under `lock`). Chunk `c` goes into slot
+    /// `c % slots.count`, once the chunk before it in that slot has been released.
+    var slotChunk: [Int]
+    /// Per slot, whether its chunk is encoded (under `lock`).
+    var slotReady: [Bool]
+    /// Chunks the writer has released: the window of claimable chunks is
+    /// `consumed ..< consumed + slots.count` (under `lock`).
+    var consumed = 0
+    /// The first chunk that ended at a record that failed to encode; nothing after it is
+    /// claimed (under `lock`).
+    var failedChunk: Int
+    /// Set by ``stop()``: the worker leaves before its next chunk (under `lock`).
+    var cancelled = false
+    /// Set when the worker has left (under `lock`).
+    var workerDone = false
+    /// Fills a chunk (its `first` and `limit` set); `false` when a record failed.
+    var encode: (@Sendable (EncodedChunk) -> Bool)?
+
+    /// A pipeline for `recordCount` records, each stored as `fieldsPerRecord` byte runs.
+    @usableFromInline
+    init(recordCount: Int, fieldsPerRecord: Int) {
+        self.recordCount = recordCount
+        chunkCount = (recordCount + Self.chunkSize - 1) / Self.chunkSize
+        failedChunk = chunkCount
+        slots = (0..<min(Self.slotCount, chunkCount)).map { _ in EncodedChunk(fieldsPerRecord: fieldsPerRecord) }
+        slotChunk = Array(repeating: -1, count: slots.count)
+        slotReady = Array(repeating: false, count: slots.count)
+    }
+
+    /// Starts the worker thread. It claims the lowest unclaimed chunk of the window and fills it
+    /// with `encode` (its `first` and `limit` set), which returns `false` when a record failed.
+    @usableFromInline
+    func start(_ encode: @escaping @Sendable (EncodedChunk) -> Bool) {
+        self.encode = encode
+        let thread = Thread { [self] in
+            lock.lock()
+            while !cancelled {
+                if let chunk = unclaimed(lowest: true) {
+                    fill(chunk)
+                } else if consumed + slots.count >= failedChunk {
+                    break   // every chunk left is claimed
+                } else {
+                    lock.wait()   // the window is full: wait for the writer
+                }
+            }
+            workerDone = true
+            lock.broadcast()
+            lock.unlock()
+        }
+        thread.name = "TweetieDB batch encoder"
+        thread.start()
+    }
+
+    /// The lowest (or highest) chunk of the window nobody has claimed (under `lock`).
+    private func unclaimed(lowest: Bool) -> Int? {
+        let window = consumed..<min(consumed + slots.count, failedChunk)
+        if lowest {
+            return window.first { slotChunk[$0 % slots.count] != $0 }
+        }
+        return window.last { slotChunk[$0 % slots.count] != $0 }
+    }
+
+    /// Claims chunk `number` and encodes it into its slot, outside the lock (called and
+    /// returning with the lock held).
+    private func fill(_ number: Int) {
+        let slot = number % slots.count
+        slotChunk[slot] = number
+        slotReady[slot] = false
+        let chunk = slots[slot]
+        let first = number * Self.chunkSize
+        lock.unlock()
+        chunk.reset(first: first, limit: min(first + Self.chunkSize, recordCount))
+        let complete = encode.unsafelyUnwrapped(chunk)
+        lock.lock()
+        slotReady[slot] = true
+        if !complete { failedChunk = min(failedChunk, number + 1) }
+        lock.broadcast()
+    }
+
+    /// Returns chunk `number` encoded (the writer's side, in order). Rather than wait for it, the
+    /// writer encodes it if nobody has claimed it, or else the highest chunk of the window nobody
+    /// has claimed (the worker takes them from the lowest): the two threads share the encoding by
+    /// their speed.
+    @usableFromInline
+    func waitForChunk(_ number: Int) -> EncodedChunk {
+        lock.lock()
+        defer { lock.unlock() }
+        let slot = number % slots.count
+        while !(slotChunk[slot] == number && slotReady[slot]) {
+            if slotChunk[slot] != number {
+                fill(number)
+            } else if let ahead = unclaimed(lowest: false) {
+                fill(ahead)
+            } else {
+                lock.wait()
+            }
+        }
+        return slots[slot]
+    }
+
+    /// Hands the oldest chunk's slot back (the writer's side).
+    @usableFromInline
+    func release() {
+        lock.withLock {
+            consumed += 1
+            lock.broadcast()
+        }
+    }
+
+    /// Cancels the worker and waits until it has left: after this, nothing reads the batch.
+    @usableFromInline
+    func stop() {
+        lock.withLock {
+            cancelled = true
+            lock.broadcast()
+            while !workerDone { lock.wait() }
+        }
+    }
+}
+
+/// One chunk of a batch, encoded: per record, its primary key, its record bytes and its index
+/// entries, as byte runs back to back in one buffer.
+///
+/// ```swift
+/// // Internal: filled by the batch encoder thread, read by the writer.
+/// let bytes = chunk.field(1, ofRecord: 0)   // the first record's encoded bytes
+/// ```
+@usableFromInline
+final class EncodedChunk: @unchecked Sendable {
+    /// Byte runs per record: the primary key, the record, then one per index.
+    @usableFromInline let fieldsPerRecord: Int
+    /// The runs, back to back.
+    @usableFromInline let buffer = RecordByteBuffer(capacity: BatchPipeline.chunkSize * 512)
+    /// The end of each run in ``buffer``.
+    @exclusivity(unchecked) @usableFromInline var ends: [Int] = []
+    /// The batch position of the chunk's first record.
+    @exclusivity(unchecked) @usableFromInline var first = 0
+    /// One past the batch position of the chunk's last record.
+    @exclusivity(unchecked) @usableFromInline var limit = 0
+    /// Records completely encoded.
+    @exclusivity(unchecked) @usableFromInline var count = 0
+    /// The error of the record after the last one encoded, if encoding it failed.
+    @exclusivity(unchecked) @usableFromInline var failure: (any Error)?
+    /// The worker's encoding buffer for one record.
+    @usableFromInline let recordScratch = RecordByteBuffer(capacity: 512)
+    /// The worker's encoder for one index entry.
+    @exclusivity(unchecked) @usableFromInline var entryScratch = KeyEncoder()
+
+    init(fieldsPerRecord: Int) {
+        self.fieldsPerRecord = fieldsPerRecord
+        ends.reserveCapacity(BatchPipeline.chunkSize * fieldsPerRecord)
+    }
+
+    /// Empties the chunk for the records `first..<limit`.
+    func reset(first: Int, limit: Int) {
+        self.first = first
+        self.limit = limit
+        count = 0
+        failure = nil
+        buffer.count = 0
+        ends.removeAll(keepingCapacity: true)
+    }
+
+    /// Appends one byte run.
+    @inlinable
+    func append(_ bytes: UnsafeRawBufferPointer) {
+        buffer.append(bytes)
+        ends.append(buffer.count)
+    }
+
+    /// Run `field` of record `record` (0-based within the chunk).
+    @inlinable
+    func field(_ field: Int, ofRecord record: Int) -> UnsafeRawBufferPointer {
+        let run = record * fieldsPerRecord + field
+        let start = run == 0 ? 0 : ends[run - 1]
+        return UnsafeRawBufferPointer(start: buffer.base + start, count: ends[run] - start)
+    }
+}
+
+/// A batch's records, for its encoder thread: `Record`s are `Sendable`, and the buffer is not
+/// mutated while `add(contentsOf:)` reads it.
+@usableFromInline
+struct SendableRecords<R: Record>: @unchecked Sendable {
+    @usableFromInline let records: UnsafeBufferPointer<R>
+
+    @inlinable
+    init(_ records: UnsafeBufferPointer<R>) { self.records = records }
+}
