@@ -23,6 +23,23 @@ struct BatchItem: Record, Identifiable, Hashable {
     var payload: String
 
     static let groups = ["g-a", "g-b", "g-c", "g-d", "g-e"]
+    /// A payload that makes `encode(to:)` throw.
+    static let unencodable = "refuses to be encoded"
+
+    enum CodingKeys: String, CodingKey { case id, rank, down, group, code, payload }
+
+    func encode(to encoder: any Encoder) throws {
+        if payload == Self.unencodable {
+            throw EncodingError.invalidValue(payload, .init(codingPath: [CodingKeys.payload], debugDescription: "this record refuses to be encoded"))
+        }
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(id, forKey: .id)
+        try container.encode(rank, forKey: .rank)
+        try container.encode(down, forKey: .down)
+        try container.encode(group, forKey: .group)
+        try container.encode(code, forKey: .code)
+        try container.encode(payload, forKey: .payload)
+    }
 
     /// Version 0: index values follow the id. Later versions move every index value (and the
     /// unique code, to one no other id uses).
@@ -67,8 +84,27 @@ enum BatchFailure: String, CaseIterable, Sendable {
     case uniqueValueEarlierInBatch
     /// A non-unique index entry longer than LMDB's key limit.
     case oversizedIndexEntry
+    /// A record whose `encode(to:)` throws.
+    case encodingFails
 
-    var code: DatabaseError.Code { self == .oversizedIndexEntry ? .invalidArgument : .constraintViolation }
+    var code: DatabaseError.Code {
+        switch self {
+        case .oversizedIndexEntry: .invalidArgument
+        case .encodingFails: .encodingFailed
+        default: .constraintViolation
+        }
+    }
+}
+
+/// A failing batch's order and size: batches of 1,024 records or more are encoded on a second
+/// thread (`BatchPipeline`), in chunks of 256, and fail in a later chunk.
+enum BatchShape: String, CaseIterable, Sendable {
+    case smallAscending, smallShuffled, largeAscending, largeShuffled
+
+    var order: BatchOrder { self == .smallAscending || self == .largeAscending ? .ascending : .shuffled }
+    var size: Int64 { self == .smallAscending || self == .smallShuffled ? 600 : 3_000 }
+    /// Where the failing record goes.
+    var failingPosition: Int { size == 600 ? 400 : 2_500 }
 }
 
 /// The expected contents of the `batch_items` collection, and every index order worked out from
@@ -258,18 +294,20 @@ struct BatchWriteTests {
         try expectBatchStore(store, matches: model, "\(order) refill")
     }
 
-    @Test(arguments: [UpdatePolicy.all, .modified])
-    func theSameKeyRepeatedInOneBatchKeepsOnlyTheLastVersion(policy: UpdatePolicy) throws {
+    @Test(arguments: [UpdatePolicy.all, .modified], [1, 10])
+    func theSameKeyRepeatedInOneBatchKeepsOnlyTheLastVersion(policy: UpdatePolicy, scale: Int) throws {
         let store = try Store.temporary(collections: [BatchItem.self])
         defer { store.close() }
         // Keys 50 (three different versions, first at the very start and last at the very end),
-        // 60 (twice identical) and 70 (v0, then v1 twice), among 297 other new records.
-        var batch = (1...300).filter { ![50, 60, 70].contains($0) }.map { BatchItem.make($0) }
+        // 60 (twice identical) and 70 (v0, then v1 twice), among 297 (or 2,997) other new records.
+        // At scale 10 the batch is encoded on a second thread, and the copies sit in different chunks.
+        let total = Int64(300 * scale)
+        var batch = (1...total).filter { ![50, 60, 70].contains($0) }.map { BatchItem.make($0) }
         let placements: [(Int, BatchItem)] = [
             (0, .make(50)), (20, .make(60)), (30, .make(70)), (40, .make(70, version: 1)), (150, .make(50, version: 1)),
             (160, .make(60)), (250, .make(70, version: 1)),
         ]
-        for (position, item) in placements { batch.insert(item, at: position) }
+        for (position, item) in placements { batch.insert(item, at: position * scale) }
         batch.append(.make(50, version: 2))
         var model = BatchModel()
         model.apply(batch)
@@ -280,10 +318,10 @@ struct BatchWriteTests {
         let (counts, changes) = try store.write { tx in (try tx.add(contentsOf: batch, update: policy), tx.changes) }
         // Inserted once each; 50: two rewrites; 70: one rewrite, then an identical copy; 60: an identical copy.
         let identical = 2
-        #expect(counts.inserted == 300)
+        #expect(counts.inserted == Int(total))
         #expect(counts.modified == 3 + (policy == .all ? identical : 0))
         #expect(counts.unchanged == (policy == .modified ? identical : 0))
-        expectChanges(changes, .inserted, 1...300)
+        expectChanges(changes, .inserted, 1...total)
         expectChanges(changes, .modified, [Int64]())
         try expectBatchStore(store, matches: model, "\(policy)")
         for version in [Int64(0), 1] {
@@ -294,22 +332,23 @@ struct BatchWriteTests {
         }
 
         // The smallest batch: one key twice (then back to its first version) next to a stored record.
-        let pair = [BatchItem.make(900), BatchItem.make(900, version: 1), BatchItem.make(900)]
+        let pair = [BatchItem.make(total + 600), BatchItem.make(total + 600, version: 1), BatchItem.make(total + 600)]
         let pairCounts = try store.write { tx in try tx.add(contentsOf: pair, update: policy) }
         #expect(pairCounts == WriteCounts(inserted: 1, modified: 2))
         model.apply(pair)
         try expectBatchStore(store, matches: model, "\(policy) pair")
     }
 
-    @Test(arguments: BatchFailure.allCases, [BatchOrder.ascending, .shuffled])
-    func aFailureMidBatchCaughtInTheTransactionKeepsExactlyTheRecordsBeforeIt(failure: BatchFailure, order: BatchOrder) throws {
+    @Test(arguments: BatchFailure.allCases, BatchShape.allCases)
+    func aFailureMidBatchCaughtInTheTransactionKeepsExactlyTheRecordsBeforeIt(failure: BatchFailure, shape: BatchShape) throws {
+        let order = shape.order
         let (store, stored) = try storeWithFiftyRecords()
         defer { store.close() }
         var model = BatchModel()
         model.apply(stored)
 
-        var batch = order.arrange((1...600).map { BatchItem.make($0) }, seed: 3)
-        let k = 400
+        var batch = order.arrange((1...shape.size).map { BatchItem.make($0) }, seed: 3)
+        let k = shape.failingPosition
         batch[k] = failingRecord(failure, batch: batch, stored: stored)
         let extra = [BatchItem.make(7_001), .make(7_002), .make(7_003)]
         let single = BatchItem.make(20_000)
@@ -339,16 +378,16 @@ struct BatchWriteTests {
         #expect(storedVersion != failing)
     }
 
-    @Test(arguments: BatchFailure.allCases)
-    func aFailureMidBatchThatEndsTheTransactionStoresNothing(failure: BatchFailure) throws {
+    @Test(arguments: BatchFailure.allCases, [BatchShape.smallAscending, .largeShuffled])
+    func aFailureMidBatchThatEndsTheTransactionStoresNothing(failure: BatchFailure, shape: BatchShape) throws {
         let (store, stored) = try storeWithFiftyRecords()
         defer { store.close() }
         var model = BatchModel()
         model.apply(stored)
         let sequence = try store.read { try $0.lastChangeSequence() }
 
-        var batch = (1...600).map { BatchItem.make($0) }
-        batch[400] = failingRecord(failure, batch: batch, stored: stored)
+        var batch = shape.order.arrange((1...shape.size).map { BatchItem.make($0) }, seed: 5)
+        batch[shape.failingPosition] = failingRecord(failure, batch: batch, stored: stored)
         let error = #expect(throws: DatabaseError.self) {
             try store.write { tx in
                 try tx.add(BatchItem.make(5_555))
@@ -533,6 +572,8 @@ func failingRecord(_ failure: BatchFailure, batch: [BatchItem], stored: [BatchIt
         var item = BatchItem.make(5_000)
         item.group = String(repeating: "x", count: 600)
         return item
+    case .encodingFails:
+        return .make(5_000, payload: BatchItem.unencodable)
     }
 }
 
