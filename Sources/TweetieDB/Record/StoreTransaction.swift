@@ -396,7 +396,18 @@ extension StoreWriter {
         return try add(record, policy: policy, descriptor: descriptor)
     }
 
-    /// Adds or updates every record of `records`; see ``add(_:update:)``.
+    /// Adds or updates every record of `records`, in order; see ``add(_:update:)``.
+    ///
+    /// An array (any sequence with contiguous storage) is written as a batch:
+    /// - The non-unique index entries of new records are written together at the end, in key
+    ///   order, and keys that sort after an index's (or the collection's) last key are appended
+    ///   with `MDB_APPEND`: no tree search, and full pages.
+    /// - From 1,024 records on, records are encoded — `encode(to:)` and the index closures — on a
+    ///   second thread, a few chunks ahead of this one, which checks and puts them. Both run
+    ///   `Sendable` code only; neither should depend on the thread it runs on.
+    /// - The outcome is the same as adding the records one by one: a record that fails (encoding,
+    ///   key size, a unique value, `.error` on an existing key) throws after every record before
+    ///   it is written with its index entries, and nothing of it or after it is.
     ///
     /// ```swift
     /// let counts = try tx.add(contentsOf: tweets, update: .modified)
