@@ -72,6 +72,8 @@ public enum Suites {
         /// Median minor page faults per timed run, in the order tweetie, GRDB, raw, raw indexed
         /// (see ``PageFaults``).
         public var medianFaults: [Int]
+        /// Median CPU time per timed run on all threads (nanoseconds), in the same order.
+        public var medianCPU: [UInt64]
     }
 
     /// One timed run: its duration and the minor page faults it caused.
@@ -85,6 +87,8 @@ public enum Suites {
         public var ns: UInt64
         /// Minor page faults during the run.
         public var faults: Int
+        /// CPU time of the run on all threads, in nanoseconds.
+        public var cpu: UInt64
     }
 
     /// Measures suite 1; see ``BulkResult``.
@@ -105,7 +109,8 @@ public enum Suites {
         }
         let stats = runs.map { LatencyStats($0.map(\.ns)) }
         let faults = runs.map { peer in peer.map(\.faults).sorted()[peer.count / 2] }
-        return BulkResult(n: n, tweetie: stats[0], grdb: stats[1], raw: stats[2], rawIndexed: stats[3], medianFaults: faults)
+        let cpu = runs.map { peer in peer.map(\.cpu).sorted()[peer.count / 2] }
+        return BulkResult(n: n, tweetie: stats[0], grdb: stats[1], raw: stats[2], rawIndexed: stats[3], medianFaults: faults, medianCPU: cpu)
     }
 
     /// The LMDB keys of the entries of `Tweet.indexes` (`created` newest first; `author` =
@@ -151,8 +156,8 @@ public enum Suites {
     public static func tweetieBulk(_ tweets: [Tweet]) throws -> Run {
         let fixture = try TweetieFixture(durability: .full)
         defer { fixture.close() }
-        let (_, ns, faults) = try PageFaults.timing { try fixture.store.write { tx in try tx.add(contentsOf: tweets, update: .all) } }
-        return Run(ns: ns, faults: faults)
+        let (_, ns, faults, cpu) = try PageFaults.timing { try fixture.store.write { tx in try tx.add(contentsOf: tweets, update: .all) } }
+        return Run(ns: ns, faults: faults, cpu: cpu)
     }
 
     /// One timed GRDB bulk upsert into a fresh database.
@@ -163,8 +168,8 @@ public enum Suites {
     public static func grdbBulk(_ tweets: [Tweet]) throws -> Run {
         let peer = try GRDBPeer(synchronous: .full)
         defer { peer.close() }
-        let (_, ns, faults) = try PageFaults.timing { try peer.upsert(tweets) }
-        return Run(ns: ns, faults: faults)
+        let (_, ns, faults, cpu) = try PageFaults.timing { try peer.upsert(tweets) }
+        return Run(ns: ns, faults: faults, cpu: cpu)
     }
 
     /// One timed raw `mdb_put` bulk load into a fresh environment.
@@ -176,8 +181,8 @@ public enum Suites {
         let path = TemporaryPath.make("raw")
         let raw = try RawLMDBStore(path: path, mapSize: 16 << 30)
         defer { raw.close(); try? FileManager.default.removeItem(atPath: path) }
-        let (_, ns, faults) = try PageFaults.timing { try raw.putAll(keys: keys, values: values) }
-        return Run(ns: ns, faults: faults)
+        let (_, ns, faults, cpu) = try PageFaults.timing { try raw.putAll(keys: keys, values: values) }
+        return Run(ns: ns, faults: faults, cpu: cpu)
     }
 
     /// One timed raw bulk load of the records and their index entries (see ``BulkResult/rawIndexed``).
@@ -189,8 +194,8 @@ public enum Suites {
         let path = TemporaryPath.make("raw-indexed")
         let raw = try RawLMDBStore(path: path, mapSize: 16 << 30, indexes: indexEntries.count)
         defer { raw.close(); try? FileManager.default.removeItem(atPath: path) }
-        let (_, ns, faults) = try PageFaults.timing { try raw.putAll(keys: keys, values: values, indexEntries: indexEntries) }
-        return Run(ns: ns, faults: faults)
+        let (_, ns, faults, cpu) = try PageFaults.timing { try raw.putAll(keys: keys, values: values, indexEntries: indexEntries) }
+        return Run(ns: ns, faults: faults, cpu: cpu)
     }
 
     // MARK: 2. Small durable commits
