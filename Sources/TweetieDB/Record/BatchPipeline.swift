@@ -78,6 +78,11 @@ final class BatchPipeline: @unchecked Sendable {
     func start(_ encode: @escaping @Sendable (EncodedChunk) -> Bool) {
         self.encode = encode
         let thread = Thread { [self] in
+            // The encoding belongs to the batch's write transaction: a write started from an
+            // `encode(to:)` here is refused (`nestedWrite`), as on the transaction's own thread,
+            // instead of waiting forever for the transaction that waits for this thread.
+            ThreadTransactions.didBegin(write: true)
+            defer { ThreadTransactions.didEnd(write: true) }
             lock.lock()
             while !cancelled {
                 if let chunk = unclaimed(lowest: true) {
