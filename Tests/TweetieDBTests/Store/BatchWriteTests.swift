@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 @testable import TweetieDB
 
@@ -54,6 +55,42 @@ struct BatchItem: Record, Identifiable, Hashable {
     static func padded(_ n: Int64) -> String {
         let digits = String(n)
         return String(repeating: "0", count: max(0, 8 - digits.count)) + digits
+    }
+}
+
+/// A record whose `encode(to:)` tries, for every 500th id, to start a write on the store it is
+/// being written to, and notes how that ended (or that its thread is not marked as inside the
+/// batch's write, where trying would hang).
+struct ReentrantItem: Record, Identifiable, Hashable {
+    static let collectionName = "reentrant_items"
+    static let indexes: [Index<ReentrantItem>] = [Index("rank") { $0.rank }]
+    var id: Int64
+    var rank: Int64
+
+    /// The store to write to, and each attempt's outcome.
+    static let probe = Mutex<(store: Store?, outcomes: [String])>((nil, []))
+
+    enum CodingKeys: String, CodingKey { case id, rank }
+
+    func encode(to encoder: any Encoder) throws {
+        if id % 500 == 0, let store = Self.probe.withLock({ $0.store }) {
+            let outcome: String
+            if ThreadTransactions.inWrite {
+                do {
+                    try store.write { _ in }
+                    outcome = "wrote"
+                } catch let error as DatabaseError {
+                    outcome = "\(error.code)"
+                }
+            } else {
+                // Not marked as inside the batch's write: a write from here would wait forever.
+                outcome = "unmarked thread"
+            }
+            Self.probe.withLock { $0.outcomes.append(outcome) }
+        }
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(id, forKey: .id)
+        try container.encode(rank, forKey: .rank)
     }
 }
 
@@ -499,6 +536,25 @@ struct BatchWriteTests {
         model.apply(batch)
         model.apply([extra])
         try expectBatchStore(store, matches: model, "after growing the map")
+    }
+
+    @Test(.serialized, arguments: [1_000, 3_000])
+    func aWriteStartedFromEncodeDuringABatchIsRefusedOnEitherThread(count: Int) throws {
+        // At 3,000 records the batch is encoded on a second thread (and partly on this one), at
+        // 1,000 on this thread only (the static probe is why the cases run one at a time);
+        // a write from there must be refused as on the transaction's thread, not wait forever.
+        let store = try Store.temporary(collections: [ReentrantItem.self])
+        defer {
+            ReentrantItem.probe.withLock { $0 = (nil, []) }
+            store.close()
+        }
+        ReentrantItem.probe.withLock { $0 = (store, []) }
+        let batch = (1...Int64(count)).map { ReentrantItem(id: $0, rank: $0 % 7) }
+        try store.write { tx in try tx.add(contentsOf: batch) }
+        let outcomes = ReentrantItem.probe.withLock { $0.outcomes }
+        #expect(outcomes.count == count / 500)
+        #expect(outcomes.allSatisfy { $0 == "nestedWrite" }, "\(outcomes)")
+        #expect(try store.read { try $0.count(ReentrantItem.self) } == count)
     }
 
     @Test(arguments: [UInt64(1), 2, 3])
