@@ -86,6 +86,9 @@ final class PendingIndexEntries {
     /// Whether no entry is waiting.
     @inlinable var isEmpty: Bool { entries.isEmpty }
 
+    /// How many entries are waiting.
+    @inlinable var entryCount: Int { entries.count }
+
     /// Adds an entry: `key` (at most 511 bytes, as LMDB requires) ends with the primary key,
     /// `primaryKeyCount` bytes, which is the entry's value.
     @inlinable

@@ -104,6 +104,10 @@ final class WriteScratch {
     @exclusivity(unchecked) @usableFromInline var isBatching = false
     /// Whether some entries wait in ``pending``.
     @exclusivity(unchecked) @usableFromInline var hasPending = false
+    /// How many entries one index holds back at most: at this many, a batch writes what it holds
+    /// (in key order) and goes on, so that a batch of millions of records keeps its memory
+    /// bounded (about 50 MB per index for 2^20 tweet-sized entries). Internal: tests lower it.
+    @exclusivity(unchecked) @usableFromInline var pendingLimit = 1 << 20
     @usableFromInline init() {}
 
     /// Makes room for `count` indexes.
@@ -427,7 +431,7 @@ extension StoreWriter {
                 scratch.isBatching = true
                 scratch.prepare(indexCount: descriptor.indexDatabases.count)
                 for position in descriptor.indexIsUnique.indices where !descriptor.indexIsUnique[position] {
-                    scratch.pending[position].expect(buffer.count)
+                    scratch.pending[position].expect(min(buffer.count, scratch.pendingLimit))
                 }
             }
             defer { if holdsBack { scratch.isBatching = false } }
@@ -641,6 +645,7 @@ extension StoreWriter {
                 let pending = scratch.pending[position]
                 scratch.newEntries[position].bytes.withUnsafeBytes { pending.append(key: $0, primaryKeyCount: key.count) }
                 scratch.hasPending = true
+                if pending.entryCount >= scratch.pendingLimit { try writePendingIndexEntries(descriptor: descriptor) }
                 continue
             }
             try scratch.newEntries[position].bytes.withUnsafeBytes { entry in
