@@ -282,6 +282,30 @@ struct BatchWriteTests {
         #expect(Set(log.entries.flatMap { $0.changes[BatchItem.collectionName] ?? [] }.map(\.key)) == batchKeys(1...2_000))
     }
 
+    @Test(arguments: [BatchOrder.descending, .shuffled], [600, 3_000])
+    func aBatchHoldingBackMoreThanItsLimitWritesAsItGoes(order: BatchOrder, count: Int) throws {
+        // With the limit at 100 entries per index, the batch writes what it holds 6 (or 30)
+        // times mid-batch: later entries then land among written ones instead of after them.
+        let store = try Store.temporary(collections: [BatchItem.self])
+        defer { store.close() }
+        let stored = stride(from: Int64(2), through: 400, by: 2).map { BatchItem.make($0) }
+        try store.write { tx in try tx.add(contentsOf: stored) }
+        let batch = order.arrange((1...Int64(count)).filter { $0 > 400 || $0 % 2 == 1 }.map { BatchItem.make($0) }, seed: 9)
+        var model = BatchModel()
+        model.apply(stored)
+        model.apply(batch)
+        let counts = try store.write { tx in
+            tx.scratch.pendingLimit = 100
+            let counts = try tx.add(contentsOf: batch)
+            // The memory stayed bounded: no index's held-back list ever grew past the limit.
+            for pending in tx.scratch.pending { #expect(pending.entries.capacity < 200, "\(pending.entries.capacity)") }
+            try expectBatchReader(tx, matches: model, "\(order) \(count) inside the transaction")
+            return counts
+        }
+        #expect(counts == WriteCounts(inserted: batch.count))
+        try expectBatchStore(store, matches: model, "\(order) \(count)")
+    }
+
     @Test(arguments: BatchOrder.allCases)
     func aSecondBatchBetweenAndAfterStoredKeysThenDeletesInTheSameTransaction(order: BatchOrder) throws {
         let store = try Store.temporary(collections: [BatchItem.self])
