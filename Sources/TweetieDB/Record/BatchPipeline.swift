@@ -1,11 +1,12 @@
 import Foundation
 
 /// Encodes a large batch's records on a second thread, a few chunks ahead of the write
-/// transaction's thread, which only puts what is ready.
+/// transaction's thread, which puts them (and encodes too rather than wait).
 ///
 /// Encoding a record and computing its index entries (the user's `encode(to:)` and index
-/// closures) take about a third of a bulk upsert; LMDB's puts and the commit, which must stay on
-/// the transaction's thread, take the rest. With the encoding on another core, the two overlap.
+/// closures) take about half of a bulk upsert's CPU time; LMDB's puts and the commit, which must
+/// stay on the transaction's thread, take the rest. With the encoding on another core, the two
+/// overlap.
 /// Records are `Sendable` and index closures `@Sendable`, so they may run on any thread; the
 /// batch's array is not mutated while `add(contentsOf:)` reads it.
 ///
@@ -13,10 +14,10 @@ import Foundation
 /// memory stays at a few hundred kilobytes whatever the batch's size. The worker claims chunks
 /// from the low end of that window; when the writer would wait, it encodes the chunk it needs if
 /// nobody has claimed it, or else the highest unclaimed one, so the work splits between the two
-/// cores by their speed. Encoding stops at the first record that fails; the writer throws when it reaches it, having written the
-/// records before it, exactly as when encoding on the writer's thread. ``stop()`` (always called
-/// by the writer, also when it throws) cancels the worker and waits for it to leave, so the
-/// batch's memory is never read after `add(contentsOf:)` returns.
+/// cores by their speed. Encoding stops at the first record that fails; the writer throws when it
+/// reaches it, having written the records before it, exactly as when encoding on its own thread.
+/// ``stop()`` (always called by the writer, also when it throws) cancels the worker and waits for
+/// it to leave, so the batch's memory is never read after `add(contentsOf:)` returns.
 ///
 /// The writer blocks on a condition variable while it waits for a chunk: a blocking wait, not an
 /// `await`, so the write transaction stays on its thread.
@@ -51,8 +52,8 @@ final class BatchPipeline: @unchecked Sendable {
     /// Chunks the writer has released: the window of claimable chunks is
     /// `consumed ..< consumed + slots.count` (under `lock`).
     var consumed = 0
-    /// The first chunk that ended at a record that failed to encode; nothing after it is
-    /// claimed (under `lock`).
+    /// One past the first chunk that ended at a record that failed to encode: no chunk from there
+    /// on is claimed (under `lock`).
     var failedChunk: Int
     /// Set by ``stop()``: the worker leaves before its next chunk (under `lock`).
     var cancelled = false

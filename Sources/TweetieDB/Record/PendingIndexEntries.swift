@@ -44,7 +44,8 @@ final class PendingIndexEntries {
         @inline(__always)
         func keyAndValue(in raw: UnsafeRawBufferPointer) -> (UnsafeRawBufferPointer, UnsafeRawBufferPointer) {
             let start = Int(offset), end = start + Int(keyCount)
-            return (UnsafeRawBufferPointer(rebasing: raw[start..<end]), UnsafeRawBufferPointer(rebasing: raw[(end - Int(valueCount))..<end]))
+            return (UnsafeRawBufferPointer(rebasing: raw[start..<end]),
+                    UnsafeRawBufferPointer(rebasing: raw[(end - Int(valueCount))..<end]))
         }
     }
 
