@@ -225,24 +225,17 @@ enum LMDB {
         return (code, UnsafeRawBufferPointer(start: v.mv_data, count: v.mv_size))
     }
 
-    /// `mdb_cursor_put` with `MDB_APPEND`: stores the pair after the database's last key without
-    /// searching the tree, and leaves the split page full instead of half full. lmdb.h: "Append
-    /// the given key/data pair to the end of the database. This option allows fast bulk loading
-    /// when keys are already known to be in the correct order. Loading unsorted keys with this
-    /// flag will cause a `MDB_KEYEXIST` error" — and then nothing is written.
+    /// `mdb_cursor_put`: stores the value, replacing any previous one; with `.append`, stores
+    /// the pair after the database's last key without searching the tree, leaving the split page
+    /// full instead of half full. lmdb.h on `MDB_APPEND`: "Append the given key/data pair to the
+    /// end of the database. This option allows fast bulk loading when keys are already known to
+    /// be in the correct order. Loading unsorted keys with this flag will cause a `MDB_KEYEXIST`
+    /// error" — and then nothing is written.
     @inline(__always)
-    static func append(_ cursor: CursorHandle, key: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer) -> Int32 {
+    static func put(_ cursor: CursorHandle, key: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer, flags: PutFlags = []) -> Int32 {
         var k = MDB_val(mv_size: key.count, mv_data: UnsafeMutableRawPointer(mutating: key.baseAddress))
         var v = MDB_val(mv_size: value.count, mv_data: UnsafeMutableRawPointer(mutating: value.baseAddress))
-        return mdb_cursor_put(cursor, &k, &v, UInt32(MDB_APPEND))
-    }
-
-    /// `mdb_cursor_put` without flags: stores the value, replacing any previous one.
-    @inline(__always)
-    static func put(_ cursor: CursorHandle, key: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer) -> Int32 {
-        var k = MDB_val(mv_size: key.count, mv_data: UnsafeMutableRawPointer(mutating: key.baseAddress))
-        var v = MDB_val(mv_size: value.count, mv_data: UnsafeMutableRawPointer(mutating: value.baseAddress))
-        return mdb_cursor_put(cursor, &k, &v, 0)
+        return mdb_cursor_put(cursor, &k, &v, flags.rawValue)
     }
 
     @inline(__always)

@@ -75,7 +75,7 @@ public final class TransactionContext {
             appendPauses[slot].remaining -= 1
             return nil
         }
-        let code = LMDB.append(cursor, key: key, value: value)
+        let code = LMDB.put(cursor, key: key, value: value, flags: .append)
         if code == LMDB.keyExists {
             appendPauses[slot].remaining = appendPauses[slot].next
             appendPauses[slot].next = min(appendPauses[slot].next * 2, 4096)
