@@ -20,7 +20,7 @@
 /// ```
 @usableFromInline
 final class PendingIndexEntries {
-    /// One entry: where its key lies in ``storage``, how many of its last bytes are the primary
+    /// One entry: where its key lies in ``keys``, how many of its last bytes are the primary
     /// key (the entry's value), and its key's first 16 bytes as two
     /// big-endian integers, so that most comparisons while sorting touch no other memory.
     @usableFromInline
@@ -40,27 +40,28 @@ final class PendingIndexEntries {
             self.valueCount = valueCount
         }
 
+        /// The entry's key in `raw`.
+        @inline(__always)
+        func key(in raw: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer {
+            UnsafeRawBufferPointer(rebasing: raw[Int(offset)..<(Int(offset) + Int(keyCount))])
+        }
+
         /// The entry's key in `raw`, and its value: the key's last `valueCount` bytes.
         @inline(__always)
         func keyAndValue(in raw: UnsafeRawBufferPointer) -> (UnsafeRawBufferPointer, UnsafeRawBufferPointer) {
-            let start = Int(offset), end = start + Int(keyCount)
-            return (UnsafeRawBufferPointer(rebasing: raw[start..<end]),
-                    UnsafeRawBufferPointer(rebasing: raw[(end - Int(valueCount))..<end]))
+            let key = key(in: raw)
+            return (key, UnsafeRawBufferPointer(rebasing: key[(key.count - Int(valueCount))...]))
         }
     }
 
-    /// The entries' keys back to back: `count` bytes used of `capacity`. (A raw
-    /// buffer: appending to an array cost more than the copy itself, 200,000 times a batch.)
-    @exclusivity(unchecked) @usableFromInline var storage: UnsafeMutableRawPointer?
-    @exclusivity(unchecked) @usableFromInline var count = 0
-    @exclusivity(unchecked) @usableFromInline var capacity = 0
+    /// The entries' keys back to back. (A raw buffer: appending to an array cost more than the
+    /// copy itself, 200,000 times a batch.)
+    @usableFromInline let keys = RecordByteBuffer(capacity: 4096)
     @exclusivity(unchecked) @usableFromInline var entries: [Entry] = []
     /// How many entries the current batch expects (see ``expect(_:)``).
     @exclusivity(unchecked) @usableFromInline var expected = 0
 
     @usableFromInline init() {}
-
-    deinit { storage?.deallocate() }
 
     /// Tells how many entries a batch is about to add, so that the first one sizes the buffers
     /// for all of them (by its own size) instead of letting them double and copy as they fill.
@@ -68,20 +69,6 @@ final class PendingIndexEntries {
     func expect(_ more: Int) {
         expected = more
         entries.reserveCapacity(entries.count + more)
-    }
-
-    /// Reallocates the byte buffer to hold at least `needed` bytes (at least doubling it).
-    @usableFromInline
-    func grow(to needed: Int) {
-        guard needed > capacity else { return }
-        let newCapacity = max(needed, capacity * 2, 4096)
-        let newStorage = UnsafeMutableRawPointer.allocate(byteCount: newCapacity, alignment: 16)
-        if let storage {
-            newStorage.copyMemory(from: storage, byteCount: count)
-            storage.deallocate()
-        }
-        storage = newStorage
-        capacity = newCapacity
     }
 
     /// Whether no entry is waiting.
@@ -94,14 +81,13 @@ final class PendingIndexEntries {
     /// `primaryKeyCount` bytes, which is the entry's value.
     @inlinable
     func append(key: UnsafeRawBufferPointer, primaryKeyCount: Int) {
-        let offset = UInt32(truncatingIfNeeded: count)
-        if count + key.count > capacity {
+        let offset = UInt32(truncatingIfNeeded: keys.count)
+        if keys.count == 0 {
             // The first entry of a batch sizes the buffer for the entries expected (a quarter
             // more, for longer keys).
-            grow(to: max(count + key.count, expected * (key.count + key.count / 4)))
+            keys.reserve(expected * (key.count + key.count / 4))
         }
-        if let source = key.baseAddress { (storage.unsafelyUnwrapped + count).copyMemory(from: source, byteCount: key.count) }
-        count += key.count
+        keys.append(key)
         let (head, next) = Self.prefix(key)
         entries.append(Entry(head: head, next: next, offset: offset, keyCount: UInt16(truncatingIfNeeded: key.count),
                              valueCount: UInt16(truncatingIfNeeded: primaryKeyCount)))
@@ -128,7 +114,7 @@ final class PendingIndexEntries {
     func forEachInKeyOrder(_ body: (UnsafeRawBufferPointer, UnsafeRawBufferPointer) throws -> Void) rethrows {
         defer { discard() }
         guard !entries.isEmpty else { return }
-        let raw = UnsafeRawBufferPointer(start: storage, count: count)
+        let raw = keys.bytes
         let less = { (a: Entry, b: Entry) -> Bool in Self.compare(a, b, in: raw) < 0 }
         let order: Order = Self.order(of: entries, in: raw)
         if order == .unordered { entries.sort(by: less) }
@@ -145,7 +131,7 @@ final class PendingIndexEntries {
 
     /// Forgets every entry (keeping the buffers for the next batch).
     func discard() {
-        count = 0
+        keys.count = 0
         expected = 0
         entries.removeAll(keepingCapacity: true)
     }
@@ -169,8 +155,6 @@ final class PendingIndexEntries {
     static func compare(_ a: Entry, _ b: Entry, in raw: UnsafeRawBufferPointer) -> Int {
         if a.head != b.head { return a.head < b.head ? -1 : 1 }
         if a.next != b.next { return a.next < b.next ? -1 : 1 }
-        let aStart = Int(a.offset), bStart = Int(b.offset)
-        return compareBytes(UnsafeRawBufferPointer(rebasing: raw[aStart..<(aStart + Int(a.keyCount))]),
-                            UnsafeRawBufferPointer(rebasing: raw[bStart..<(bStart + Int(b.keyCount))]))
+        return compareBytes(a.key(in: raw), b.key(in: raw))
     }
 }
