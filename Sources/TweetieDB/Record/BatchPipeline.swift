@@ -24,8 +24,8 @@ import Foundation
 ///
 /// ```swift
 /// // Internal: add(contentsOf:) uses it for batches of at least BatchPipeline.minimumBatch records.
-/// let pipeline = BatchPipeline(recordCount: records.count, fieldsPerRecord: 2 + indexCount)
-/// pipeline.start { chunk in encode(chunk) }
+/// let pipeline = BatchPipeline(recordCount: records.count, fieldsPerRecord: 2 + indexCount) { chunk in encode(chunk) }
+/// pipeline.start()
 /// defer { pipeline.stop() }
 /// for number in 0..<pipeline.chunkCount { let chunk = pipeline.waitForChunk(number); …; pipeline.release() }
 /// ```
@@ -60,12 +60,14 @@ final class BatchPipeline: @unchecked Sendable {
     /// Set when the worker has left (under `lock`).
     var workerDone = false
     /// Fills a chunk (its `first` and `limit` set); `false` when a record failed.
-    var encode: (@Sendable (EncodedChunk) -> Bool)?
+    let encode: @Sendable (EncodedChunk) -> Bool
 
-    /// A pipeline for `recordCount` records, each stored as `fieldsPerRecord` byte runs.
+    /// A pipeline for `recordCount` records, each stored as `fieldsPerRecord` byte runs by
+    /// `encode`, which returns `false` when a record failed.
     @usableFromInline
-    init(recordCount: Int, fieldsPerRecord: Int) {
+    init(recordCount: Int, fieldsPerRecord: Int, encode: @escaping @Sendable (EncodedChunk) -> Bool) {
         self.recordCount = recordCount
+        self.encode = encode
         chunkCount = (recordCount + Self.chunkSize - 1) / Self.chunkSize
         failedChunk = chunkCount
         slots = (0..<min(Self.slotCount, chunkCount)).map { _ in EncodedChunk(fieldsPerRecord: fieldsPerRecord) }
@@ -74,10 +76,9 @@ final class BatchPipeline: @unchecked Sendable {
     }
 
     /// Starts the worker thread. It claims the lowest unclaimed chunk of the window and fills it
-    /// with `encode` (its `first` and `limit` set), which returns `false` when a record failed.
+    /// with `encode`.
     @usableFromInline
-    func start(_ encode: @escaping @Sendable (EncodedChunk) -> Bool) {
-        self.encode = encode
+    func start() {
         let thread = Thread { [self] in
             // The encoding belongs to the batch's write transaction: a write started from an
             // `encode(to:)` here is refused (`nestedWrite`), as on the transaction's own thread,
@@ -121,7 +122,7 @@ final class BatchPipeline: @unchecked Sendable {
         let first = number * Self.chunkSize
         lock.unlock()
         chunk.reset(first: first, limit: min(first + Self.chunkSize, recordCount))
-        let complete = encode.unsafelyUnwrapped(chunk)
+        let complete = encode(chunk)
         lock.lock()
         slotReady[slot] = true
         if !complete { failedChunk = min(failedChunk, number + 1) }

@@ -484,9 +484,11 @@ extension StoreWriter {
                                  counts: inout WriteCounts) throws {
         let indexCount = descriptor.indexDatabases.count
         scratch.prepare(indexCount: indexCount)
-        let pipeline = BatchPipeline(recordCount: records.count, fieldsPerRecord: 2 + indexCount)
         let source = SendableRecords(records)
-        pipeline.start { chunk in StoreWriter.encode(source.records, into: chunk) }
+        let pipeline = BatchPipeline(recordCount: records.count, fieldsPerRecord: 2 + indexCount) { chunk in
+            StoreWriter.encode(source.records, into: chunk)
+        }
+        pipeline.start()
         defer { pipeline.stop() }
         for number in 0..<pipeline.chunkCount {
             let chunk = pipeline.waitForChunk(number)
