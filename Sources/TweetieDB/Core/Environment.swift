@@ -280,9 +280,21 @@ public final class Environment: @unchecked Sendable {
     /// Runs `body` in a write transaction on the calling thread, committing when it returns and
     /// aborting when it throws.
     ///
-    /// The transaction begins and ends on this thread. If the map is full, the transaction is
-    /// aborted, the map grows, and **`body` runs again**: keep side effects out of it.
-    /// A write inside another write on the same thread throws ``DatabaseError/Code-swift.enum/nestedWrite``.
+    /// The transaction begins and ends on this thread. A write inside another write on the same
+    /// thread throws ``DatabaseError/Code-swift.enum/nestedWrite``.
+    ///
+    /// **`body` may run more than once.** When the map fills (`MDB_MAP_FULL`, even if `body`
+    /// catches it), the transaction is aborted — nothing of that run is kept — the map grows and
+    /// `body` runs again, from its start, in a new transaction; the value of the run that commits
+    /// is returned. So inside `body`:
+    /// - Do: read and write through `tx`, compute, keep state in variables declared in `body`.
+    /// - Do not: consume what cannot be read again (an iterator, a stream, a pipe; a file only if
+    ///   you seek back at the start of `body`); count, collect, log, print, notify or send
+    ///   anything outside `body` — a second run repeats it, and a run that aborts made it for
+    ///   nothing. Reset such state at the start of `body`, or act on the returned value after
+    ///   `write` returns.
+    /// - When the size of a large write is known ahead, ``growMap(toAtLeast:)`` first makes a
+    ///   second run unlikely (it is never ruled out: another process may fill the map).
     ///
     /// ```swift
     /// try env.write { tx in try tx.put(key, value, in: tweets) }
@@ -295,7 +307,9 @@ public final class Environment: @unchecked Sendable {
     /// Runs `body` in a write transaction on the environment's dedicated writer thread.
     ///
     /// All async writes of the environment run one after another on that thread, so a write
-    /// transaction is never held across an `await` and never hops threads.
+    /// transaction is never held across an `await` and never hops threads. As with the
+    /// synchronous ``write(_:)-4d5z8``, **`body` may run more than once** (after the map grows):
+    /// the same rules apply to what it may do.
     ///
     /// ```swift
     /// try await env.write { tx in try tx.put(key, value, in: tweets) }
@@ -448,7 +462,21 @@ public final class Environment: @unchecked Sendable {
         state.withLock { $0.mapSize = size }
     }
 
-    private func growMap() throws(DatabaseError) {
+    /// Grows the map now, to at least `bytes` (capped at ``Configuration/maximumMapSize``), so that
+    /// a write known to be large does not fill the map, abort and run its body again at each
+    /// doubling. Does nothing when the map is already that large. Call it outside any transaction
+    /// (it throws ``DatabaseError/Code-swift.enum/mapFull`` when this thread holds one open); the
+    /// map is address space, not disk space: the data file grows only with what is written.
+    ///
+    /// ```swift
+    /// try env.growMap(toAtLeast: env.info().usedBytes + 2 * importFileSize)
+    /// ```
+    public func growMap(toAtLeast bytes: Int) throws(DatabaseError) {
+        try growMap(minimum: bytes)
+    }
+
+    /// Doubles the map (after `MDB_MAP_FULL`), or grows it to at least `minimum`.
+    private func growMap(minimum: Int? = nil) throws(DatabaseError) {
         guard ThreadTransactions.openCount == 0 else {
             throw DatabaseError(.mapFull, operation: "write", path: path,
                                 message: "the map is full and cannot grow while this thread holds another transaction open")
@@ -456,12 +484,18 @@ public final class Environment: @unchecked Sendable {
         resizeLock.lockExclusive()
         defer { resizeLock.unlock() }
         let current = max(LMDB.info(handle).mapSize, state.withLock { $0.mapSize })
-        guard current < configuration.maximumMapSize else {
-            throw DatabaseError(.mapFull, operation: "write", path: path,
-                                message: "the map is full at its maximum size of \(configuration.maximumMapSize) bytes (Configuration.maximumMapSize)")
-        }
         let pageSize = LMDB.pageSize(handle)
-        var target = min(current * 2, configuration.maximumMapSize)
+        var target: Int
+        if let minimum {
+            guard minimum > current, current < configuration.maximumMapSize else { return }
+            target = min(minimum, configuration.maximumMapSize - pageSize + 1) + pageSize - 1
+        } else {
+            guard current < configuration.maximumMapSize else {
+                throw DatabaseError(.mapFull, operation: "write", path: path,
+                                    message: "the map is full at its maximum size of \(configuration.maximumMapSize) bytes (Configuration.maximumMapSize)")
+            }
+            target = min(current * 2, configuration.maximumMapSize)
+        }
         target = (target / pageSize) * pageSize
         try LMDB.check(LMDB.setMapSize(handle, target), "mdb_env_set_mapsize", path: path)
         state.withLock { $0.mapSize = target }

@@ -46,9 +46,11 @@ public struct StoreConfiguration: Sendable, Hashable {
 
 /// A migration of one collection, run when its ``Record/schemaVersion`` goes up.
 ///
-/// It runs once, in the same write transaction that opens the store and records the new version;
-/// if it throws, nothing is changed and opening fails. Indexes of the collection are rebuilt after
-/// it runs.
+/// It runs in the same write transaction that opens the store and records the new version; if it
+/// throws, nothing is changed and opening fails. Indexes of the collection are rebuilt after it
+/// runs. Its effects through `context.writer` commit once, but, like any write body (see
+/// `Store.write`), the closure may run more than once if the map must grow: it must not count,
+/// log or send anything outside the transaction.
 ///
 /// ```swift
 /// let migration = Migration(Tweet.self) { context in
@@ -380,7 +382,19 @@ public final class Store: @unchecked Sendable {
     /// Runs `body` in a write transaction on the calling thread: committed when it returns, rolled
     /// back entirely when it throws. The change log entry is written in the same transaction.
     ///
-    /// `body` may run more than once if the map must grow: keep side effects out of it.
+    /// **`body` may run more than once.** When the map fills, the transaction is aborted —
+    /// nothing of that run is kept — the map grows, and `body` runs again from its start with a
+    /// new ``StoreWriter`` (its ``StoreWriter/changes`` empty); the value of the run that commits
+    /// is returned, and observers see that commit only. So inside `body`:
+    /// - Do: read and write through `tx`, compute, keep state in variables declared in `body`,
+    ///   return what the caller needs.
+    /// - Do not: consume what cannot be read again (an iterator, an `AsyncSequence`, a pipe; a
+    ///   file only if you seek back at the start of `body`, as ``importNDJSON(from:mode:maxLineBytes:progress:)``
+    ///   does); count, collect, log, print, notify or send anything outside `body` — a second run
+    ///   repeats it, and a run that aborts made it for nothing. Reset such state at the start of
+    ///   `body`, or act on the returned value after `write` returns.
+    /// - When the size of a large write is known ahead, `environment.growMap(toAtLeast:)` first
+    ///   makes a second run unlikely (never impossible: another process may fill the map).
     ///
     /// ```swift
     /// try store.write { tx in
@@ -403,6 +417,9 @@ public final class Store: @unchecked Sendable {
     }
 
     /// Runs `body` in a write transaction on the store's dedicated writer thread.
+    ///
+    /// Like the synchronous `write`, **`body` may run more than once** (after the map grows), with
+    /// the same rules for what it may do; it never runs across an `await`.
     ///
     /// ```swift
     /// try await store.write { tx in try tx.add(contentsOf: tweets, update: .modified) }
