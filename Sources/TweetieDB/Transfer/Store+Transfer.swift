@@ -171,36 +171,33 @@ extension Store {
     /// truncated last line, an empty or header-less input, counts that disagree with the header —
     /// stops the import with its line number and reason, and the database is exactly as it was.
     ///
+    /// The records go in in one write transaction, whose body may run more than once (see
+    /// `Store.write`): each run reads them again from the first record line.
+    /// So the input is read twice if need be: a regular file is seeked back; an input that cannot
+    /// seek (a pipe, standard input from another command) is first copied, after its header is
+    /// checked, to an unlinked `0600` temporary file in `$TMPDIR` (default `/tmp`), which needs as
+    /// much free space as the input. Knowing the input's size, the import grows the map once,
+    /// before the transaction, to what the records are expected to need, so that a second run is
+    /// rare. `progress` is called from inside the transaction: when it runs again, the counts
+    /// start again from zero. The buffer holding a line grows with the line, up to `maxLineBytes`.
+    ///
     /// ```swift
     /// let summary = try store.importNDJSON(from: open("export.ndjson", O_RDONLY), mode: .merge)
     /// ```
     @discardableResult
     public func importNDJSON(from fileDescriptor: Int32, mode: ImportMode, maxLineBytes: Int = 1 << 20,
                              progress: ((_ records: Int, _ bytes: Int) -> Void)? = nil) throws -> ImportSummary {
+        try importNDJSON(from: fileDescriptor, mode: mode, maxLineBytes: maxLineBytes, reserveMap: true, progress: progress)
+    }
+
+    /// ``importNDJSON(from:mode:maxLineBytes:progress:)``; `reserveMap: false` skips growing the
+    /// map ahead (tests use it to make the transaction run again).
+    func importNDJSON(from fileDescriptor: Int32, mode: ImportMode, maxLineBytes: Int, reserveMap: Bool,
+                      progress: ((_ records: Int, _ bytes: Int) -> Void)?) throws -> ImportSummary {
         var reader = LineReader(fileDescriptor: fileDescriptor, maxLineBytes: maxLineBytes)
-        // Read and check the header before starting the transaction.
-        let header: ExportHeader
-        switch try reader.next() {
-        case nil:
-            throw TransferError(line: nil, reason: "the input is empty: expected a tweetie-db export (a header line, then one record per line)")
-        case .tooLong:
-            throw TransferError(line: 1, reason: "the header line is longer than \(maxLineBytes) bytes")
-        case .unterminated(let bytes), .line(let bytes):
-            guard !JSONNesting.exceedsLimit(bytes) else {
-                throw TransferError(line: 1, reason: "the first line nests arrays or objects deeper than \(JSONNesting.maximumDepth) levels; it is not a tweetie-db export header")
-            }
-            do {
-                header = try JSONDecoder().decode(ExportHeader.self, from: Data(bytes))
-            } catch {
-                throw TransferError(line: 1, reason: "the first line is not a tweetie-db export header (expected {\"format\":\"tweetie-db-export\",\"version\":1,\"collections\":[…]})")
-            }
-        }
-        guard header.format == ExportHeader.formatName else {
-            throw TransferError(line: 1, reason: "the header's format is '\(header.format)', not '\(ExportHeader.formatName)'")
-        }
-        guard header.version <= ExportHeader.currentVersion, header.version >= 1 else {
-            throw TransferError(line: 1, reason: "export format version \(header.version) is not supported (this version reads 1…\(ExportHeader.currentVersion))")
-        }
+        // Read and check the header before starting the transaction (and before copying an input
+        // that cannot seek).
+        let header = try Store.readHeader(from: &reader, maxLineBytes: maxLineBytes)
         for collection in header.collections {
             guard let descriptor = collectionsByName[collection.name] else {
                 throw TransferError(line: 1, reason: "the header names collection '\(collection.name)', which this database does not have (it has: \(collectionNames.joined(separator: ", ")))")
@@ -210,8 +207,16 @@ extension Store {
             }
         }
         let expected = Dictionary(header.collections.map { ($0.name, $0.count) }, uniquingKeysWith: +)
+        var input = try ImportInput(after: reader, on: fileDescriptor, maxLineBytes: maxLineBytes)
+        defer { input.close() }
+        if reserveMap {
+            try environment.growMap(toAtLeast: Store.mapSizeNeeded(toImport: input.size, into: environment.info()))
+        }
 
         return try write { writer in
+            // This body may run again after the map grows: everything it counts starts afresh,
+            // and the records are read again from the first one.
+            try input.rewind()
             var summary = ImportSummary()
             var seen: [String: Set<[UInt8]>] = [:]
             if mode == .replace {
@@ -220,7 +225,7 @@ extension Store {
                 }
             }
             var lineNumber = 1
-            while let line = try reader.next() {
+            while let line = try input.reader.next() {
                 lineNumber += 1
                 let bytes: [UInt8]
                 switch line {
@@ -253,15 +258,57 @@ extension Store {
                     throw TransferError(line: lineNumber, reason: error.message)
                 }
                 summary.perCollection[collection, default: 0] += 1
-                if lineNumber % 10_000 == 0 { progress?(summary.records, reader.bytesRead) }
+                if lineNumber % 10_000 == 0 { progress?(summary.records, input.reader.bytesRead) }
             }
             for (name, count) in expected where summary.perCollection[name, default: 0] != count {
                 throw TransferError(line: nil, reason: "the header announces \(count) record(s) for '\(name)' but the file has \(summary.perCollection[name, default: 0]): it is truncated or was edited")
             }
-            progress?(summary.records, reader.bytesRead)
+            progress?(summary.records, input.reader.bytesRead)
             return summary
         }
     }
+
+    /// Reads and checks the header line (format and version).
+    static func readHeader(from reader: inout LineReader, maxLineBytes: Int) throws -> ExportHeader {
+        let header: ExportHeader
+        switch try reader.next() {
+        case nil:
+            throw TransferError(line: nil, reason: "the input is empty: expected a tweetie-db export (a header line, then one record per line)")
+        case .tooLong:
+            throw TransferError(line: 1, reason: "the header line is longer than \(maxLineBytes) bytes")
+        case .unterminated(let bytes), .line(let bytes):
+            guard !JSONNesting.exceedsLimit(bytes) else {
+                throw TransferError(line: 1, reason: "the first line nests arrays or objects deeper than \(JSONNesting.maximumDepth) levels; it is not a tweetie-db export header")
+            }
+            do {
+                header = try JSONDecoder().decode(ExportHeader.self, from: Data(bytes))
+            } catch {
+                throw TransferError(line: 1, reason: "the first line is not a tweetie-db export header (expected {\"format\":\"tweetie-db-export\",\"version\":1,\"collections\":[…]})")
+            }
+        }
+        guard header.format == ExportHeader.formatName else {
+            throw TransferError(line: 1, reason: "the header's format is '\(header.format)', not '\(ExportHeader.formatName)'")
+        }
+        guard header.version <= ExportHeader.currentVersion, header.version >= 1 else {
+            throw TransferError(line: 1, reason: "export format version \(header.version) is not supported (this version reads 1…\(ExportHeader.currentVersion))")
+        }
+        return header
+    }
+
+    /// How many bytes of map an import of `inputBytes` bytes of record lines is expected to need:
+    /// the pages in use now (a replace frees them only at its commit) plus
+    /// ``importBytesPerInputByte`` per input byte.
+    static func mapSizeNeeded(toImport inputBytes: Int, into info: EnvironmentInfo) -> Int {
+        let used = info.usedBytes
+        let added = inputBytes.multipliedReportingOverflow(by: importBytesPerInputByte)
+        let total = used.addingReportingOverflow(added.partialValue)
+        return added.overflow || total.overflow ? .max : total.partialValue
+    }
+
+    /// The map bytes an import is expected to need per byte of NDJSON. Measured: 1.9–2.0 for
+    /// small records (index entries go in in random order, so their pages are about half full);
+    /// 3 leaves a margin. Too much costs address space only: the file grows with what is written.
+    static let importBytesPerInputByte = 3
 
     /// Splits `{"collection":"name","record":{…}}` into the name and the record's JSON.
     ///
