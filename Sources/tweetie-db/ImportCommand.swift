@@ -13,19 +13,26 @@ struct ImportCommand: ParsableCommand {
 
     @OptionGroup var database: DatabaseOptions
 
-    @Argument(help: "The export file to read, or - for standard input.")
+    @Argument(help: ArgumentHelp("The export file to read, or - for standard input.",
+                                 discussion: "Standard input that cannot seek (a pipe) is copied to an unlinked temporary file in $TMPDIR (default /tmp) before the import, because the import may need to read it twice; it needs as much free space there as the input."))
     var file: String
 
     @Option(help: "merge keeps stored records and adds or overwrites; replace makes the database exactly the file.")
     var mode: ImportModeArgument = .merge
 
-    @Option(help: "The longest line accepted, in bytes.")
+    @Option(help: ArgumentHelp("The longest line accepted, in bytes (1024…1073741824).",
+                               discussion: "Memory for a line grows with the line, up to this bound; it is not taken ahead."))
     var maxLineBytes: Int = 1 << 20
+
+    /// The range of `--max-line-bytes`: 1 KiB to 1 GiB.
+    static let maxLineBytesRange = 1024...(1 << 30)
 
     enum ImportModeArgument: String, ExpressibleByArgument, CaseIterable { case merge, replace }
 
     func validate() throws {
-        guard maxLineBytes >= 1024 else { throw ValidationError("--max-line-bytes must be at least 1024.") }
+        guard Self.maxLineBytesRange.contains(maxLineBytes) else {
+            throw ValidationError("--max-line-bytes must be between \(Self.maxLineBytesRange.lowerBound) and \(Self.maxLineBytesRange.upperBound) (1 GiB), got \(maxLineBytes).")
+        }
         if file != "-", !FileManager.default.isReadableFile(atPath: file) {
             throw ValidationError("cannot read '\(file)': no such readable file.")
         }
