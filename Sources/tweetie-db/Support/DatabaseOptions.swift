@@ -12,6 +12,13 @@ struct DatabaseOptions: ParsableArguments {
 
     var resolvedPath: String { path ?? TweetieDatabase.defaultPath() }
 
+    func validate() throws {
+        if path == nil {
+            for name in ["TWEETIE_DB", "XDG_DATA_HOME", "HOME"] { try PathCheck.validateEnvironmentIsUTF8(name) }
+        }
+        try PathCheck.validate(resolvedPath, role: "--db")
+    }
+
     /// Opens the database for reading: it must exist and be a TweetieDB database.
     func openExisting() throws -> Store {
         let path = resolvedPath
@@ -87,7 +94,8 @@ private func reportable(_ error: any Error) -> any Error {
     case is CLIError, is ValidationError, is ExitCode:
         return error
     case let error as TransferError:
-        return CLIError("import failed at \(error); the database was not changed")
+        // "import failed at line 3: …", or "import failed: the input is empty…".
+        return CLIError("import failed\(error.line == nil ? ":" : " at") \(error); the database was not changed")
     default:
         return CLIError("\(error)")
     }
