@@ -19,11 +19,18 @@ enum InterruptCleanup {
     nonisolated(unsafe) private static var paths = UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>.allocate(capacity: capacity)
     nonisolated(unsafe) private static var isDirectory = UnsafeMutablePointer<Bool>.allocate(capacity: capacity)
 
-    /// Installs the handlers.
+    /// Installs the handlers. A signal the parent set to be ignored (SIGHUP under `nohup`) stays
+    /// ignored; a handled signal the parent left blocked is unblocked, so that it is acted on.
     static func install() {
         paths.initialize(repeating: nil, count: capacity)
         isDirectory.initialize(repeating: false, count: capacity)
-        for signal in [SIGINT, SIGTERM, SIGHUP, SIGQUIT] {
+        var unblock = sigset_t()
+        sigemptyset(&unblock)
+        for signal in handledSignals {
+            var current = sigaction()
+            sigaction(signal, nil, &current)
+            let handler = withUnsafeBytes(of: &current.__sigaction_handler) { $0.load(as: Int.self) }
+            if handler == unsafeBitCast(SIG_IGN, to: Int.self) { continue }
             var action = sigaction()
             action.__sigaction_handler.sa_handler = { signal in
                 InterruptCleanup.removeRegistered()
@@ -33,8 +40,12 @@ enum InterruptCleanup {
             }
             sigemptyset(&action.sa_mask)
             sigaction(signal, &action, nil)
+            sigaddset(&unblock, signal)
         }
+        pthread_sigmask(SIG_UNBLOCK, &unblock, nil)
     }
+
+    private static let handledSignals = [SIGINT, SIGTERM, SIGHUP, SIGQUIT]
 
     /// Removes `path` (a file) if a signal ends the process before ``unregister(_:)``.
     static func register(file path: String) { register(path, directory: false) }
@@ -67,7 +78,7 @@ enum InterruptCleanup {
     private static func signalsBlocked() -> sigset_t {
         var set = sigset_t(), previous = sigset_t()
         sigemptyset(&set)
-        for signal in [SIGINT, SIGTERM, SIGHUP, SIGQUIT] { sigaddset(&set, signal) }
+        for signal in handledSignals { sigaddset(&set, signal) }
         pthread_sigmask(SIG_BLOCK, &set, &previous)
         return previous
     }
