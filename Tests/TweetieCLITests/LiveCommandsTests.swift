@@ -86,9 +86,15 @@ struct LiveCommandsTests {
         var changes = 0
         var writerDone = false
         while true {
-            if !writerDone, let finished = try? await withTimeout(0.01, { try await writer.value }) {
-                #expect(finished.status == 0)
-                writerDone = true
+            if !writerDone {
+                // Only the 10 ms poll may time out here; a writer that failed to run fails the test now.
+                do {
+                    let finished = try await withTimeout(0.01) { try await writer.value }
+                    #expect(finished.status == 0, "\(finished.stderr)")
+                    writerDone = true
+                } catch let timeout as CLITimeout where timeout.arguments == CLITimeout.pollArguments {
+                    // The writer is still running.
+                }
             }
             let last = try await store.read { try $0.lastChangeSequence() }
             if writerDone && current.sequence == last { break }
@@ -132,7 +138,7 @@ func withTimeout<T: Sendable>(_ seconds: Double, _ body: @escaping @Sendable () 
         group.addTask { try await body() }
         group.addTask {
             try await Task.sleep(nanoseconds: UInt64(seconds * 1e9))
-            throw CLITimeout(arguments: ["timed out"])
+            throw CLITimeout(arguments: CLITimeout.pollArguments)
         }
         let first = try await group.next()!
         group.cancelAll()

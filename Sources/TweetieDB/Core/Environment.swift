@@ -142,6 +142,8 @@ public final class Environment: @unchecked Sendable {
             // LMDB trusts its pages: refuse a damaged catalog (or free list) before any read of it.
             try Environment.checkCatalog(handle, path: path, readOnly: configuration.readOnly)
         } catch {
+            var error = error
+            if error.code == .readersFull { error.message += Environment.readersFullExplanation(handle) }
             LMDB.close(handle)
             // Leave the directory as it was: remove the lock file (and an empty data file) this
             // failed open created.
@@ -175,6 +177,12 @@ public final class Environment: @unchecked Sendable {
     static func truncatedError(fileSize: Int, end: Int, path: String) -> DatabaseError {
         DatabaseError(.corrupted, operation: "open", path: path,
                       message: "data.mdb is truncated: it holds \(fileSize) bytes but its last committed page ends at byte \(end) (the file was cut short, e.g. copied while incomplete); restore it from a backup")
+    }
+
+    /// What `MDB_READERS_FULL` means and what to do; the number of slots is the lock file's, set
+    /// by the first process to open the database (not necessarily this configuration's).
+    static func readersFullExplanation(_ handle: LMDB.EnvironmentHandle) -> String {
+        "; all \(LMDB.info(handle).maxReaders) reader slots are in use by live read transactions of running processes (those of dead processes were reclaimed); raise Configuration.maxReaders in the first process to open the database"
     }
 
     private static func explainOpenFailure(_ error: DatabaseError, path: String) -> DatabaseError {
@@ -413,9 +421,7 @@ public final class Environment: @unchecked Sendable {
                 _ = LMDB.readerCheck(handle)
             default:
                 var error = DatabaseError(lmdbCode: code, operation: "mdb_txn_begin", path: path)
-                if code == LMDB.readersFull {
-                    error.message += "; all \(configuration.maxReaders) reader slots are in use by live transactions (raise Configuration.maxReaders)"
-                }
+                if code == LMDB.readersFull { error.message += Environment.readersFullExplanation(handle) }
                 throw error
             }
         }

@@ -36,6 +36,9 @@ public struct StoreConfiguration: Sendable, Hashable {
     /// ```
     public var maxListedChangesPerCommit: Int = 100_000
 
+    /// Which paths wake observers for other processes' commits (internal: tests force one path).
+    var crossProcessWakeUp = CommitNotifier.Paths()
+
     /// Creates a configuration with every property at its documented default.
     ///
     /// ```swift
@@ -216,7 +219,9 @@ public final class Store: @unchecked Sendable {
             }
             collectionsByName = byName
             collectionsByType = byType
-            notifier = CommitNotifier(directory: environment.path)
+            notifier = CommitNotifier(directory: environment.path, paths: configuration.crossProcessWakeUp) { [environment] in
+                CommitNotifier.newestSnapshot(of: environment)
+            }
             if !envConfiguration.readOnly {
                 try prepareSchema(migrations: migrations)
             }

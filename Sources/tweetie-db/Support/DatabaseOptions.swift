@@ -10,13 +10,32 @@ struct DatabaseOptions: ParsableArguments {
         valueName: "path"))
     var path: String?
 
+    @Option(name: .customLong("max-readers"), help: ArgumentHelp(
+        "The reader slots to create: concurrent read transactions of every process using the database.",
+        discussion: "Default: 1024. It takes effect when no other process has the database open (the first one sizes lock.mdb for everyone) and never shrinks an existing lock file. Raise it when commands fail with MDB_READERS_FULL because many processes (feed followers, exports) read at once; each slot costs 64 bytes of lock.mdb.",
+        valueName: "n"))
+    var maxReaders: Int?
+
     var resolvedPath: String { path ?? TweetieDatabase.defaultPath() }
+
+    /// The largest `--max-readers`: 64 MiB of lock file.
+    static let maxReadersLimit = 1 << 20
 
     func validate() throws {
         if path == nil {
             for name in ["TWEETIE_DB", "XDG_DATA_HOME", "HOME"] { try PathCheck.validateEnvironmentIsUTF8(name) }
         }
         try PathCheck.validate(resolvedPath, role: "--db")
+        if let maxReaders, !(1...Self.maxReadersLimit).contains(maxReaders) {
+            throw ValidationError("--max-readers must be between 1 and \(Self.maxReadersLimit), got \(maxReaders).")
+        }
+    }
+
+    /// The store configuration the options ask for.
+    var configuration: StoreConfiguration {
+        var configuration = StoreConfiguration()
+        if let maxReaders { configuration.environment.maxReaders = maxReaders }
+        return configuration
     }
 
     /// Opens the database for reading: it must exist and be a TweetieDB database.
@@ -39,7 +58,7 @@ struct DatabaseOptions: ParsableArguments {
 
     private func open(path: String) throws -> Store {
         do {
-            return try TweetieDatabase.open(at: path)
+            return try TweetieDatabase.open(at: path, configuration: configuration)
         } catch let error as DatabaseError {
             throw CLIError(describing: error, path: path)
         }
@@ -63,6 +82,10 @@ struct CLIError: Error, CustomStringConvertible {
             description = "cannot open \(path) for writing (permission denied or read-only file system): \(error.message)"
         case .system(EAGAIN), .system(EWOULDBLOCK), .system(EBUSY):
             description = "\(path) is locked by another process: \(error.message)"
+        case .readersFull:
+            // The library's advice names its API (Configuration.maxReaders); the CLI's is the option.
+            let what = error.message.components(separatedBy: "; raise Configuration.maxReaders").first ?? error.message
+            description = "\(path) has no free reader slot: \(what). Close some of the processes reading it, or stop them all and rerun with a larger --max-readers (for example --max-readers 4096): the first process to open the database sets the number for everyone"
         default:
             description = "\(error)"
         }
@@ -96,6 +119,8 @@ private func reportable(_ error: any Error) -> any Error {
     case let error as TransferError:
         // "import failed at line 3: …", or "import failed: the input is empty…".
         return CLIError("import failed\(error.line == nil ? ":" : " at") \(error); the database was not changed")
+    case let error as DatabaseError where error.code == .readersFull:
+        return CLIError(describing: error, path: error.path ?? "the database")
     default:
         return CLIError("\(error)")
     }
