@@ -27,9 +27,11 @@ final class CommitNotifier: @unchecked Sendable {
         var lastTransactionProbe: (@Sendable () -> Int)?
     }
 
-    init(directory: String) {
+    /// Opens (creating it when `create` is set) the notification file in `directory`. A store
+    /// opened read-only never commits, so it does not create the file.
+    init(directory: String, create: Bool = true) {
         notifyPath = directory + "/changes.notify"
-        fileDescriptor = Glibc.open(notifyPath, O_WRONLY | O_CREAT | O_CLOEXEC, 0o600)
+        fileDescriptor = Glibc.open(notifyPath, O_WRONLY | (create ? O_CREAT : 0) | O_CLOEXEC, 0o600)
     }
 
     deinit { close() }
