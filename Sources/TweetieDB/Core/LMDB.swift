@@ -45,6 +45,7 @@ enum LMDB {
         static let noSync = OpenFlags(rawValue: UInt32(MDB_NOSYNC))
         static let noMetaSync = OpenFlags(rawValue: UInt32(MDB_NOMETASYNC))
         static let readOnly = OpenFlags(rawValue: UInt32(MDB_RDONLY))
+        static let noLock = OpenFlags(rawValue: UInt32(MDB_NOLOCK))
         static let noReadAhead = OpenFlags(rawValue: UInt32(MDB_NORDAHEAD))
     }
 
