@@ -74,6 +74,28 @@ struct ImportCommandTests {
         #expect(try CLI.run(["verify", "--db", target.path]).status == 0)
     }
 
+    @Test func standardInputIsCopiedToTMPDIRAndNothingIsLeftThere() throws {
+        let source = try StoreCommandsTests.seeded(30)
+        defer { source.remove() }
+        let export = try Self.export(source)
+        let spool = TemporaryDatabase()
+        try FileManager.default.createDirectory(atPath: spool.path, withIntermediateDirectories: true)
+        defer { spool.remove() }
+        let copy = TemporaryDatabase()
+        defer { copy.remove() }
+        let imported = try CLI.run(["import", "-", "--db", copy.path], stdin: export, environment: ["TMPDIR": spool.path])
+        #expect(imported.status == 0, "\(imported.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: spool.path).isEmpty, "the temporary copy was left behind")
+        #expect(try Self.export(copy) == export)
+        // A TMPDIR that cannot take the copy: a clear error before anything is written.
+        let missing = spool.path + "/missing"
+        let refused = try CLI.run(["import", "-", "--db", copy.path, "--mode", "replace"], stdin: export, environment: ["TMPDIR": missing])
+        #expect(refused.status != 0)
+        #expect(refused.stderr.contains("cannot create a temporary file in \(missing)") && refused.stderr.contains("set TMPDIR"), "\(refused.stderr)")
+        #expect(refused.stderr.contains("the database was not changed"), "\(refused.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: missing))
+    }
+
     @Test(arguments: ["0", "1023", "1073741825", "9223372036854775807"])
     func anOutOfRangeMaxLineBytesIsRefusedWithItsRange(value: String) throws {
         let db = TemporaryDatabase()
