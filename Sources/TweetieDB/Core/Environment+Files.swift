@@ -97,10 +97,13 @@ extension Environment {
         _ = truncate(path + "/data.mdb", 0)
     }
 
+    /// The refusal of a directory without a complete database, for an open that may not create one.
     static func missingDatabaseError(_ state: DataFileState, path: String) -> DatabaseError {
         let what: String
         switch state {
-        case .absent: what = "there is no data.mdb"
+        case .absent:
+            return DatabaseError(.system(ENOENT), operation: "open", path: path,
+                                 message: "there is no data.mdb: the directory holds no database (nothing was created)")
         case .empty: what = "data.mdb is empty (0 bytes)"
         case .incomplete(let size): what = "data.mdb is incomplete (\(size) bytes, less than the two meta pages every LMDB file starts with)"
         case .present: what = "data.mdb holds no TweetieDB database yet"
