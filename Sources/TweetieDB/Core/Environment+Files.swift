@@ -186,7 +186,7 @@ extension Environment {
         }
         var status = stat()
         if stat(dataPath, &status) == 0, status.st_mode & 0o222 == 0 {
-            return "data.mdb has no write permission for anyone (mode \(String(status.st_mode & 0o7777, radix: 8)))"
+            return "data.mdb has no write permission for anyone (mode 0\(String(status.st_mode & 0o7777, radix: 8)))"
         }
         return nil
     }
@@ -210,7 +210,7 @@ extension Environment {
             var status = stat()
             let target = path + "/" + file
             if stat(target, &status) == 0 || stat(path, &status) == 0 {
-                message += " — it is owned by uid \(status.st_uid) with mode \(String(status.st_mode & 0o7777, radix: 8)), and this process runs as uid \(geteuid())"
+                message += " — it is owned by uid \(status.st_uid) with mode 0\(String(status.st_mode & 0o7777, radix: 8)), and this process runs as uid \(geteuid())"
             }
             message = "permission denied: " + message
         case EROFS:
