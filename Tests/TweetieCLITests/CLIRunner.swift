@@ -64,6 +64,9 @@ struct CLI {
 }
 
 struct CLITimeout: Error, CustomStringConvertible {
+    /// The arguments of the timeout `withTimeout(_:_:)` throws (no process was run).
+    static let pollArguments = ["timed out"]
+
     let arguments: [String]
     var description: String { "tweetie-db \(arguments.joined(separator: " ")) did not finish in time" }
 }

@@ -1,310 +1,310 @@
 import Foundation
 import Testing
-#if canImport(Glibc)
-import Glibc
-#endif
+import TweetieSync
 
-/// `tweetie-db` where the environment is hostile (issue 21, items 2–4, 8, 9 and 11): empty and
-/// incomplete data files, full disks, read-only mounts and files, other users' databases and
-/// resource limits. Tests that need root, a tmpfs mount or `chattr` skip with a message without them.
-@Suite("tweetie-db in a hostile environment", .serialized)
+/// Issue 21: output into devices, FIFOs, symlinks and full disks; interrupted exports and
+/// backups; permissions under `umask 000`; hostile paths and import input.
+@Suite("tweetie-db in a hostile environment")
 struct HostileEnvironmentCLITests {
-    static let readCommands: [[String]] = [["verify"], ["stats"], ["tweets", "list"], ["users"], ["export"], ["feed", "list", "--once"]]
+    static var isRoot: Bool { getuid() == 0 }
 
-    // MARK: Item 2 and 4: empty and incomplete data files
-
-    @Test func readCommandsRefuseAnEmptyDataFileAndCreateNothing() throws {
-        let db = TemporaryDatabase()
-        defer { db.remove() }
-        try FileManager.default.createDirectory(atPath: db.path, withIntermediateDirectories: true)
-        FileManager.default.createFile(atPath: db.path + "/data.mdb", contents: Data())
-        for command in Self.readCommands {
-            let result = try CLI.run(command + ["--db", db.path])
-            #expect(result.status != 0, "\(command) accepted an empty data.mdb: \(result.output)")
-            #expect(result.stderr.contains("data.mdb is empty (0 bytes)") && result.stderr.contains(db.path), "\(command): \(result.stderr)")
-        }
-        #expect(try FileManager.default.contentsOfDirectory(atPath: db.path) == ["data.mdb"], "a read command created files")
-        #expect(try FileManager.default.attributesOfItem(atPath: db.path + "/data.mdb")[.size] as? Int == 0)
-    }
-
-    /// The state ENOSPC leaves while LMDB writes a new file's two meta pages: the first page only.
-    @Test func aCreationCutShortIsRefusedByReadsAndCompletedByTheNextWrite() throws {
-        let db = try StoreCommandsTests.seeded(10)
-        defer { db.remove() }
-        var firstPage = try Data(contentsOf: URL(fileURLWithPath: db.path + "/data.mdb")).prefix(4096)
-        firstPage.replaceSubrange(144..<152, with: Data(count: 8))  // mm_txnid = 0, as a new file has
-        try FileManager.default.removeItem(atPath: db.path)
-        try FileManager.default.createDirectory(atPath: db.path, withIntermediateDirectories: true)
-        try firstPage.write(to: URL(fileURLWithPath: db.path + "/data.mdb"))
-        for command in [["verify"], ["stats"]] {
-            let result = try CLI.run(command + ["--db", db.path])
-            #expect(result.status != 0 && result.stderr.contains("data.mdb is incomplete (4096 bytes"), "\(command): \(result.stderr)")
-            #expect(!result.stderr.contains("not a valid LMDB file"), "\(result.stderr)")
-        }
-        let sync = try CLI.run(["sync", "--simulated", "--ticks", "1", "--db", db.path])
-        #expect(sync.status == 0, "the next write did not complete the creation: \(sync.stderr)")
-        let verify = try CLI.run(["verify", "--db", db.path])
-        #expect(verify.status == 0 && verify.output.hasPrefix("ok:"), "\(verify.stderr)")
-    }
-
-    @Test func creationOnAFullDiskFailsCleanlyAndIsCompletedOnceSpaceIsFreed() throws {
-        guard let disk = try SmallDisk(kibibytes: 1024) else { return }
-        defer { disk.remove() }
-        var outcomes: [String] = []
-        for free in stride(from: 0, through: 16_384, by: 4096) {
-            let database = disk.path + "/db-\(free)"
-            disk.fill(leaving: free)
-            let first = try Shell.cli(["sync", "--simulated", "--ticks", "1", "--db", database])
-            #expect(!first.crashed, "free \(free): sync died by a signal: \(first.stderr)")
-            if first.status != 0 { #expect(first.stderr.contains("no space left on device"), "free \(free): \(first.stderr)") }
-            outcomes.append("\(free): \(first.status)")
-            disk.emptyFiller()
-            let stats = try Shell.cli(["stats", "--db", database])
-            #expect(!stats.stderr.contains("not a valid LMDB file"), "free \(free): \(stats.stderr)")
-            let second = try Shell.cli(["sync", "--simulated", "--ticks", "1", "--db", database])
-            #expect(second.status == 0, "free \(free): once space was freed, sync still fails: \(second.stderr)")
-            let verify = try Shell.cli(["verify", "--db", database])
-            #expect(verify.status == 0, "free \(free): \(verify.stderr)")
-            try? FileManager.default.removeItem(atPath: database)
-        }
-        #expect(outcomes.contains { !$0.hasSuffix(": 0") }, "no run hit the full disk: \(outcomes)")
-    }
-
-    // MARK: Item 3: full disk, no SIGBUS
-
-    @Test func anIntactDatabaseOnAFullDiskIsReadWithoutACrash() throws {
-        guard let disk = try SmallDisk(kibibytes: 2048) else { return }
-        defer { disk.remove() }
-        let database = disk.path + "/db"
-        let created = try Shell.cli(["sync", "--simulated", "--ticks", "2", "--db", database])
-        try #require(created.status == 0, "\(created.stderr)")
-        // A copied database (or a reboot that cleared /run) has no lock file: LMDB creates it.
-        try FileManager.default.removeItem(atPath: database + "/lock.mdb")
-        disk.fill(leaving: 0)
-        for command in [["stats"], ["verify"], ["tweets", "list", "--limit", "3"]] {
-            let result = try Shell.cli(command + ["--db", database])
-            #expect(!result.crashed, "\(command) died by a signal on a full disk: \(result.stderr)")
-            #expect(!result.stderr.contains("corrupt"), "\(command) called an intact database corrupt: \(result.stderr)")
-            #expect(result.status == 0 || result.stderr.contains("no space left on device"), "\(command): \(result.stderr)")
-        }
-        let fresh = try Shell.cli(["sync", "--simulated", "--ticks", "1", "--db", disk.path + "/new"])
-        #expect(!fresh.crashed && fresh.status != 0 && fresh.stderr.contains("no space left on device"), "\(fresh.stderr)")
-        disk.emptyFiller()
-        let verify = try Shell.cli(["verify", "--db", database])
-        #expect(verify.status == 0 && verify.output.hasPrefix("ok:"), "\(verify.stderr)")
-    }
-
-    // MARK: Item 8: read-only databases
-
-    @Test func aReadOnlyMountIsReadReadOnly() throws {
-        guard let disk = try SmallDisk(kibibytes: 4096) else { return }
-        defer { disk.remove() }
-        let database = disk.path + "/db"
-        try #require(try CLI.run(["sync", "--simulated", "--ticks", "2", "--db", database]).status == 0)
-        guard disk.remount(readOnly: true) else {
-            Issue.record("cannot remount the tmpfs read-only")
-            return
-        }
-        for command in [["stats"], ["verify"], ["tweets", "list", "--limit", "2"]] {
-            let result = try CLI.run(command + ["--db", database])
-            #expect(result.status == 0, "\(command): \(result.stderr)")
-            #expect(result.stderr.contains("note: opened \(database) read-only"), "\(command) did not say it read read-only: \(result.stderr)")
-        }
-        let write = try CLI.run(["sync", "--simulated", "--ticks", "1", "--db", database])
-        #expect(write.status != 0 && write.stderr.contains("read-only file system"), "\(write.stderr)")
-    }
-
-    @Test func immutableFilesAreReadReadOnly() throws {
-        let db = try StoreCommandsTests.seeded(20)
-        defer {
-            _ = Shell.run("/usr/bin/chattr", ["-i", db.path + "/data.mdb", db.path + "/lock.mdb"])
-            db.remove()
-        }
-        guard Shell.run("/usr/bin/chattr", ["+i", db.path + "/data.mdb", db.path + "/lock.mdb"]) == 0 else {
-            print("skipped: chattr +i is not supported here")
-            return
-        }
-        let result = try CLI.run(["stats", "--db", db.path])
-        #expect(result.status == 0, "\(result.stderr)")
-        #expect(result.stderr.contains("read-only") && result.stderr.contains("immutable"), "\(result.stderr)")
-        let verify = try CLI.run(["verify", "--db", db.path])
-        #expect(verify.status == 0 && verify.output.hasPrefix("ok: 20 tweets"), "\(verify.stderr)")
-    }
-
-    @Test func anotherUsersReadOnlyFilesAreReadWithoutTheirLock() throws {
-        guard let user = try TestUser.prepare() else { return }
-        let db = try StoreCommandsTests.seeded(20)
-        defer { db.remove() }
-        chmod(db.path, 0o755)
-        for file in ["data.mdb", "lock.mdb", "changes.notify"] { chmod(db.path + "/" + file, 0o444) }
-        let result = try user.run(["stats", "--db", db.path])
-        #expect(result.status == 0, "\(result.stderr)")
-        #expect(result.stderr.contains("note: opened \(db.path) read-only") && result.stderr.contains("without the lock file"), "\(result.stderr)")
-        // With write permission left for the owner, reading without the lock is not safe: refused.
-        chmod(db.path + "/data.mdb", 0o644)
-        let refused = try user.run(["stats", "--db", db.path])
-        #expect(refused.status != 0 && refused.stderr.contains("permission denied") && refused.stderr.contains("lock.mdb"), "\(refused.stderr)")
-    }
-
-    // MARK: Item 9: permissions
-
-    @Test func anUnprivilegedUserIsToldPermissionDenied() throws {
-        guard let user = try TestUser.prepare() else { return }
-        let db = try StoreCommandsTests.seeded(10)
-        defer { db.remove() }
-        chmod(db.path, 0o700)
-        for command in [["stats"], ["verify"], ["tweets", "list"]] {
-            let result = try user.run(command + ["--db", db.path])
-            #expect(result.status != 0, "\(command)")
-            #expect(result.stderr.contains("permission denied") && result.stderr.contains(db.path), "\(command): \(result.stderr)")
-            #expect(!result.stderr.contains("has no data.mdb"), "\(command): \(result.stderr)")
-        }
-    }
-
-    @Test func rootReadingAUsersDatabaseLeavesItsFilesToThatUser() throws {
-        guard let user = try TestUser.prepare() else { return }
-        let db = TemporaryDatabase()
-        defer { db.remove() }
-        try FileManager.default.createDirectory(atPath: db.path, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-        chown(db.path, user.uid, user.gid)
-        let created = try user.run(["sync", "--simulated", "--ticks", "1", "--db", db.path])
-        try #require(created.status == 0, "\(created.stderr)")
-        // As after a restore by copying data.mdb alone: the lock and notification files are missing.
-        for file in ["lock.mdb", "changes.notify"] { unlink(db.path + "/" + file) }
-        let stats = try CLI.run(["stats", "--db", db.path])
-        #expect(stats.status == 0, "\(stats.stderr)")
-        for file in try FileManager.default.contentsOfDirectory(atPath: db.path) {
-            var status = stat()
-            #expect(stat(db.path + "/" + file, &status) == 0 && status.st_uid == user.uid, "root left \(file) owned by uid \(status.st_uid)")
-        }
-        let again = try user.run(["sync", "--simulated", "--ticks", "1", "--db", db.path])
-        #expect(again.status == 0, "the owner was locked out: \(again.stderr)")
-    }
-
-    // MARK: Item 11: resource limits
-
-    @Test func aTightAddressSpaceLimitFailsFast() throws {
-        let db = try StoreCommandsTests.seeded(10)
-        defer { db.remove() }
-        for command in [["feed", "list", "--once"], ["sync", "--simulated", "--ticks", "1"], ["verify"]] {
-            let started = Date()
-            let result = try Shell.cli(command + ["--db", db.path], limits: "ulimit -v 100000", timeout: 60)
-            #expect(result.status != 0 && !result.crashed, "\(command): \(result.status) \(result.stderr)")
-            #expect(result.stderr.contains("ulimit -v"), "\(command) did not name the limit: \(result.stderr)")
-            #expect(Date().timeIntervalSince(started) < 30, "\(command) did not fail fast")
-        }
-    }
-
-    @Test func verifyWorksWithFewFileDescriptorsAndFailsClearlyBelowWhatItNeeds() throws {
-        let db = try StoreCommandsTests.seeded(30)
-        defer { db.remove() }
-        for limit in [17, 24, 64, 250] {
-            let result = try Shell.cli(["verify", "--db", db.path], limits: "ulimit -n \(limit)", timeout: 60)
-            #expect(result.status == 0 && result.output.hasPrefix("ok: 30 tweets"), "ulimit -n \(limit): \(result.status) \(result.stderr)")
-        }
-        for limit in [4, 6, 8, 10] {
-            let result = try Shell.cli(["verify", "--db", db.path], limits: "ulimit -n \(limit)", timeout: 60)
-            #expect(!result.crashed, "ulimit -n \(limit): verify died by a signal: \(result.stderr)")
-            if result.status != 0 {
-                #expect(result.stderr.contains("ulimit -n"), "ulimit -n \(limit): \(result.stderr)")
-            }
-        }
-    }
-}
-
-extension CLI.Result {
-    /// Whether the shell running the process reported a death by signal (or a crash report).
-    var crashed: Bool { status >= 128 || stderr.contains("Backtrac") || stderr.contains("Fatal error") }
-}
-
-/// Runs programs for the tests: a command's exit status, or `tweetie-db` under shell limits.
-enum Shell {
-    @discardableResult
-    static func run(_ executable: String, _ arguments: [String]) -> Int32 {
+    /// Runs `tweetie-db arguments…` with standard output going to `stdoutPath` (a file or device).
+    static func run(_ arguments: [String], stdoutPath: String) throws -> (status: Int32, stderr: String) {
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
+        process.executableURL = CLI.executable
         process.arguments = arguments
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        guard (try? process.run()) != nil else { return -1 }
+        guard let out = FileHandle(forWritingAtPath: stdoutPath) else { throw CocoaError(.fileNoSuchFile) }
+        defer { try? out.close() }
+        process.standardOutput = out
+        let err = Pipe()
+        process.standardError = err
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        let stderr = err.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        return process.terminationStatus
+        return (process.terminationStatus, String(decoding: stderr, as: UTF8.self))
     }
 
-    /// Runs `tweetie-db arguments…` (through the shell, so that a death by signal shows in the status).
-    static func cli(_ arguments: [String]) throws -> CLI.Result { try cli(arguments, limits: ":") }
-
-    /// Runs `tweetie-db arguments…` after the shell commands `limits` (such as `ulimit -v 100000`).
-    static func cli(_ arguments: [String], limits: String, prefix: [String] = [], timeout: Double = 120) throws -> CLI.Result {
-        let quoted = (prefix + [CLI.executable.path] + arguments).map { "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'" }
-        // No `exec`: the shell outlives the command and reports a death by signal as 128 + the signal.
-        return try CLI.run(["-c", "\(limits); \(quoted.joined(separator: " "))"], timeout: timeout, executable: URL(fileURLWithPath: "/bin/sh"))
+    /// Runs a shell command line; `$0` is the tweetie-db executable.
+    static func shell(_ script: String) throws -> CLI.Result {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = ["-c", script, CLI.executable.path]
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        let collector = OutputCollector(out: out, err: err)
+        process.waitUntilExit()
+        let (stdout, stderr) = collector.finish()
+        return CLI.Result(status: process.terminationStatus, stdout: stdout, stderr: String(decoding: stderr, as: UTF8.self))
     }
-}
 
-/// The unprivileged `tweetie-test` user (created when missing); `nil`, with a message, when the
-/// tests do not run as root.
-struct TestUser {
-    let uid: uid_t
-    let gid: gid_t
+    static func fileType(_ path: String) -> mode_t? {
+        var info = stat()
+        return lstat(path, &info) == 0 ? info.st_mode & S_IFMT : nil
+    }
 
-    static func prepare() throws -> TestUser? {
-        guard geteuid() == 0 else {
-            print("skipped: dropping privileges needs root")
-            return nil
+    /// A database with tweets, users and list memberships, from the simulated source.
+    static func synced() throws -> TemporaryDatabase {
+        let db = TemporaryDatabase()
+        let result = try CLI.run(["sync", "--simulated", "--db", db.path, "--format", "json"])
+        #expect(result.status == 0, "\(result.stderr)")
+        return db
+    }
+
+    /// The files in `directory` whose names contain `.partial-`.
+    static func partials(in directory: String) -> [String] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []).filter { $0.contains(".partial-") }
+    }
+
+    // MARK: Item 1: export -o
+
+    @Test func exportIntoADeviceAFIFOAndThroughASymlink() throws {
+        let db = try StoreCommandsTests.seeded(200)
+        defer { db.remove() }
+        let expected = try CLI.run(["export", "--db", db.path]).stdout
+        // /dev/full: a clear error, and it stays a character device.
+        let full = try CLI.run(["export", "--db", db.path, "-o", "/dev/full"])
+        #expect(full.status != 0 && full.stderr.contains("No space left on device") && full.stderr.contains("/dev/full"), "\(full.stderr)")
+        #expect(Self.fileType("/dev/full") == S_IFCHR)
+        #expect(Self.partials(in: "/dev").isEmpty)
+
+        let dir = db.path + "-out"
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        // A FIFO: its reader gets the whole export, and it stays a FIFO.
+        let fifo = dir + "/fifo"
+        #expect(mkfifo(fifo, 0o600) == 0)
+        final class Received: @unchecked Sendable { var data = Data() }
+        let received = Received()
+        let done = DispatchSemaphore(value: 0)
+        let reader = Thread {
+            if let handle = FileHandle(forReadingAtPath: fifo) { received.data = handle.readDataToEndOfFile() }
+            done.signal()
         }
-        if getpwnam("tweetie-test") == nil { Shell.run("/usr/sbin/useradd", ["-M", "-r", "tweetie-test"]) }
-        guard let entry = getpwnam("tweetie-test") else {
-            print("skipped: cannot create the user tweetie-test")
-            return nil
+        reader.start()
+        let toFIFO = try CLI.run(["export", "--db", db.path, "-o", fifo])
+        #expect(toFIFO.status == 0, "\(toFIFO.stderr)")
+        #expect(done.wait(timeout: .now() + 30) == .success)
+        #expect(received.data == expected)
+        #expect(Self.fileType(fifo) == S_IFIFO)
+        // A symlink stays a symlink; its target gets the export.
+        let target = dir + "/target.ndjson", link = dir + "/link.ndjson"
+        try Data("old\n".utf8).write(to: URL(fileURLWithPath: target))
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: "target.ndjson")
+        let toLink = try CLI.run(["export", "--db", db.path, "-o", link])
+        #expect(toLink.status == 0, "\(toLink.stderr)")
+        #expect(Self.fileType(link) == S_IFLNK)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: target)) == expected)
+        // A dangling symlink and a directory are refused with what is wrong.
+        try FileManager.default.createSymbolicLink(atPath: dir + "/dangling", withDestinationPath: "nowhere")
+        let dangling = try CLI.run(["export", "--db", db.path, "-o", dir + "/dangling"])
+        #expect(dangling.status != 0 && dangling.stderr.contains("symbolic link to nowhere"), "\(dangling.stderr)")
+        let directory = try CLI.run(["export", "--db", db.path, "-o", dir])
+        #expect(directory.status != 0 && directory.stderr.contains("is a directory"), "\(directory.stderr)")
+        #expect(Self.fileType(dir + "/nowhere") == nil && Self.partials(in: dir).isEmpty)
+    }
+
+    // MARK: Item 15: signals during export -o; SIGQUIT
+
+    /// Starts `tweetie-db arguments…`, waits until `path` exists (the command is mid-way), sends
+    /// `signal`, and returns the exit (status, reason, stderr); nil when the command finished
+    /// before `path` was seen.
+    static func interrupt(_ arguments: [String], whenExists path: @escaping () -> String?, with signal: Int32) throws -> (Int32, Process.TerminationReason, String)? {
+        let process = Process()
+        process.executableURL = CLI.executable
+        process.arguments = arguments
+        let err = Pipe()
+        process.standardError = err
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        var seen = false
+        while process.isRunning {
+            if path() != nil { seen = true; kill(process.processIdentifier, signal); break }
+            usleep(200)
         }
-        return TestUser(uid: entry.pointee.pw_uid, gid: entry.pointee.pw_gid)
+        let stderr = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return seen ? (process.terminationStatus, process.terminationReason, String(decoding: stderr, as: UTF8.self)) : nil
     }
 
-    /// Runs `tweetie-db arguments…` as this user.
-    func run(_ arguments: [String]) throws -> CLI.Result {
-        try Shell.cli(arguments, limits: "cd /", prefix: ["/usr/bin/setpriv", "--reuid=\(uid)", "--regid=\(gid)", "--clear-groups"])
-    }
-}
-
-/// A small tmpfs mounted for one test, with a filler file to make it full; `nil`, with a message,
-/// where mounting is not possible.
-struct SmallDisk {
-    let path: String
-
-    init?(kibibytes: Int) throws {
-        path = FileManager.default.temporaryDirectory.appendingPathComponent("tweetie-disk-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-        guard mount("tmpfs", path, "tmpfs", 0, "size=\(kibibytes)k,mode=0755") == 0 else {
-            print("skipped: cannot mount a tmpfs (\(String(cString: strerror(errno))))")
-            try? FileManager.default.removeItem(atPath: path)
-            return nil
+    @Test func interruptedExportLeavesNoPartialFile() throws {
+        let db = try StoreCommandsTests.seeded(20_000)
+        defer { db.remove() }
+        let dir = db.path + "-out"
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        for signal in [SIGINT, SIGTERM, SIGQUIT] {
+            var caught = false
+            for _ in 0..<10 where !caught {
+                guard let (status, reason, stderr) = try Self.interrupt(["export", "--db", db.path, "-o", dir + "/export.ndjson"],
+                                                                         whenExists: { Self.partials(in: dir).first }, with: signal) else {
+                    try? FileManager.default.removeItem(atPath: dir + "/export.ndjson")
+                    continue
+                }
+                caught = true
+                #expect(Self.partials(in: dir).isEmpty, "signal \(signal) left \(Self.partials(in: dir))")
+                #expect(!FileManager.default.fileExists(atPath: dir + "/export.ndjson"))
+                if signal == SIGQUIT {
+                    #expect(reason == .exit && status == 128 + SIGQUIT, "SIGQUIT: \(reason) \(status)")
+                    #expect(!stderr.contains("Backtrace") && !stderr.contains("crashed"), "\(stderr)")
+                } else {
+                    #expect(reason == .uncaughtSignal && status == signal)
+                }
+            }
+            #expect(caught, "the export of signal \(signal) always finished before it could be interrupted")
         }
     }
 
-    func remount(readOnly: Bool) -> Bool {
-        mount("tmpfs", path, "tmpfs", UInt(MS_REMOUNT) | (readOnly ? UInt(MS_RDONLY) : 0), nil) == 0
-    }
-
-    /// Grows the filler until at most `free` bytes (rounded up to pages) are left.
-    func fill(leaving free: Int) {
-        let fd = open(path + "/filler", O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { return }
-        defer { close(fd) }
-        let chunk = [UInt8](repeating: 0x5A, count: 65_536)
-        var size = chunk.count
-        while size > 0 {
-            if chunk.withUnsafeBytes({ write(fd, $0.baseAddress!, size) }) < 0 { size /= 2 }
+    @Test func sigquitStopsAFollowingFeedWithoutABacktrace() throws {
+        let db = try StoreCommandsTests.seeded(20)
+        defer { db.remove() }
+        let process = Process()
+        process.executableURL = CLI.executable
+        process.arguments = ["feed", "list", "--follow", "--db", db.path]
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        let started = Date()
+        var snapshotSeen = false
+        while !snapshotSeen, Date().timeIntervalSince(started) < 30 {
+            var pfd = pollfd(fd: out.fileHandleForReading.fileDescriptor, events: Int16(POLLIN), revents: 0)
+            snapshotSeen = poll(&pfd, 1, 100) > 0 && !out.fileHandleForReading.availableData.isEmpty
         }
-        var status = stat()
-        guard fstat(fd, &status) == 0 else { return }
-        _ = ftruncate(fd, max(0, status.st_size - off_t((free + 4095) / 4096 * 4096)))
+        #expect(snapshotSeen)
+        kill(process.processIdentifier, SIGQUIT)
+        let deadline = Date().addingTimeInterval(10)
+        while process.isRunning, Date() < deadline { usleep(10_000) }
+        let stopped = !process.isRunning
+        if !stopped { process.terminate() }
+        process.waitUntilExit()
+        let stderr = err.fileHandleForReading.readDataToEndOfFile()
+        #expect(stopped, "the feed kept running after SIGQUIT")
+        #expect(process.terminationReason == .exit && process.terminationStatus == 128 + SIGQUIT)
+        let text = String(decoding: stderr, as: UTF8.self)
+        #expect(!text.contains("Backtrace") && !text.contains("crashed"), "\(text)")
     }
 
-    func emptyFiller() { unlink(path + "/filler") }
+    // MARK: Item 2 and 6: backups
 
-    func remove() {
-        _ = umount2(path, Int32(MNT_DETACH))
-        try? FileManager.default.removeItem(atPath: path)
+    @Test func backupToAFullDiskLeavesNothing() throws {
+        guard Self.isRoot else { print("skipped: mounting a small tmpfs needs root"); return }
+        let db = try StoreCommandsTests.seeded(2_000)
+        defer { db.remove() }
+        let mount = db.path + "-small"
+        try FileManager.default.createDirectory(atPath: mount, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: mount) }
+        guard try Self.shell("mount -t tmpfs -o size=64k tweetie-test-full '\(mount)'").status == 0 else {
+            print("skipped: mount -t tmpfs is not available here")
+            return
+        }
+        defer { _ = try? Self.shell("umount '\(mount)'") }
+        // A new directory on the full disk, and the (empty) mount point itself.
+        for destination in [mount + "/backup", mount] {
+            let result = try CLI.run(["backup", destination, "--db", db.path])
+            #expect(result.status != 0, "\(destination)")
+            #expect(result.stderr.contains("No space left on device") && result.stderr.contains("no data.mdb was left"), "\(result.stderr)")
+            #expect(!FileManager.default.fileExists(atPath: destination + "/data.mdb"))
+            #expect(Self.partials(in: destination).isEmpty)
+        }
+        #expect(!FileManager.default.fileExists(atPath: mount + "/backup"), "the backup's new directory was left behind")
+    }
+
+    @Test func interruptedBackupLeavesNoTemporaryFile() throws {
+        let db = try StoreCommandsTests.seeded(20_000)
+        defer { db.remove() }
+        for signal in [SIGINT, SIGTERM] {
+            let destination = db.path + "-backup-\(signal)"
+            defer { try? FileManager.default.removeItem(atPath: destination) }
+            var caught = false
+            for _ in 0..<10 where !caught {
+                try? FileManager.default.removeItem(atPath: destination)
+                guard try Self.interrupt(["backup", destination, "--db", db.path],
+                                         whenExists: { Self.partials(in: destination).first }, with: signal) != nil else { continue }
+                caught = true
+                #expect(!FileManager.default.fileExists(atPath: destination), "signal \(signal) left \(Self.partials(in: destination))")
+            }
+            #expect(caught, "the backup always finished before signal \(signal) could interrupt it")
+        }
+    }
+
+    @Test func backupsArePrivateWhateverTheUmask() throws {
+        guard Self.isRoot else { print("skipped: checking what another user can read needs root (to drop privileges)"); return }
+        let db = try StoreCommandsTests.seeded(50)
+        defer { db.remove() }
+        let base = db.path + "-umask"
+        defer { try? FileManager.default.removeItem(atPath: base) }
+        #expect(try Self.shell("id tweetie-test >/dev/null 2>&1 || useradd -M -r tweetie-test").status == 0)
+        // A new destination, and one made world-writable beforehand; both under umask 000.
+        let result = try Self.shell("umask 000 && mkdir -p '\(base)/open' && \"$0\" backup '\(base)/new' --db '\(db.path)' && \"$0\" backup '\(base)/open' --db '\(db.path)'")
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(chmod(base, 0o755) == 0)
+        for destination in ["new", "open"] {
+            let file = "\(base)/\(destination)/data.mdb"
+            let mode = try FileManager.default.attributesOfItem(atPath: file)[.posixPermissions] as? Int
+            #expect(mode == 0o600, "\(destination): \(String(mode ?? 0, radix: 8))")
+            let read = try Self.shell("setpriv --reuid=tweetie-test --regid=tweetie-test --clear-groups cat '\(file)' > /dev/null")
+            #expect(read.status != 0, "tweetie-test read \(file)")
+        }
+        let directoryMode = try FileManager.default.attributesOfItem(atPath: "\(base)/new")[.posixPermissions] as? Int
+        #expect(directoryMode == 0o700, "\(String(directoryMode ?? 0, radix: 8))")
+    }
+
+    // MARK: Item 5: standard output
+
+    @Test func everyCommandFailsWhenStandardOutputCannotBeWritten() throws {
+        let db = try Self.synced()
+        defer { db.remove() }
+        let commands: [[String]] = [
+            ["stats"], ["stats", "--format", "json"], ["tweets", "list"], ["tweets", "list", "--format", "table"],
+            ["tweets", "show", "\(try firstTweetID(db))"], ["users"], ["users", "--format", "json"],
+            ["feed", "list", "--once"], ["feed", "people", "--once"], ["verify"], ["export"],
+            ["sync", "--simulated", "--format", "json"], ["bench", "reads", "--rounds", "1"],
+        ]
+        for command in commands {
+            let result = try Self.run(command + ["--db", db.path], stdoutPath: "/dev/full")
+            #expect(result.status != 0, "\(command) exited 0 into /dev/full")
+            #expect(result.stderr.contains("No space left on device"), "\(command): \(result.stderr)")
+        }
+        let help = try Self.run(["stats", "--help"], stdoutPath: "/dev/full")
+        #expect(help.status != 0 && help.stderr.contains("cannot write to standard output"), "\(help.stderr)")
+    }
+
+    func firstTweetID(_ db: TemporaryDatabase) throws -> Int64 {
+        let line = try CLI.run(["tweets", "list", "--limit", "1", "--format", "ndjson", "--db", db.path]).stdout
+        return try RecordJSON.decoder().decode(Tweet.self, from: line).id
+    }
+
+    // MARK: Item 15: paths
+
+    @Test func hostilePathsGetClearErrorsAndCreateNothing() throws {
+        let base = TemporaryDatabase()
+        try FileManager.default.createDirectory(atPath: base.path, withIntermediateDirectories: true)
+        defer { base.remove() }
+        // Invalid UTF-8: refused, not silently a directory named with U+FFFD.
+        let utf8 = try Self.shell("cd '\(base.path)' && \"$0\" sync --simulated --db \"$(printf 'bad\\377')\"")
+        #expect(utf8.status != 0 && utf8.stderr.contains("not valid UTF-8"), "\(utf8.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: base.path).isEmpty)
+        let environment = try Self.shell("cd '\(base.path)' && TWEETIE_DB=\"$(printf 'env\\376')\" \"$0\" sync --simulated")
+        #expect(environment.status != 0 && environment.stderr.contains("$TWEETIE_DB") && environment.stderr.contains("not valid UTF-8"), "\(environment.stderr)")
+        // Over PATH_MAX, and a component over NAME_MAX: "path too long", no directories.
+        let long = base.path + "/long/" + Array(repeating: String(repeating: "d", count: 200), count: 25).joined(separator: "/")
+        let tooLong = try CLI.run(["sync", "--simulated", "--db", long])
+        #expect(tooLong.status != 0 && tooLong.stderr.contains("path too long"), "\(tooLong.stderr)")
+        let longName = try CLI.run(["sync", "--simulated", "--db", base.path + "/name/" + String(repeating: "n", count: 300)])
+        #expect(longName.status != 0 && longName.stderr.contains("path too long"), "\(longName.stderr)")
+        let longBackup = try CLI.run(["backup", long, "--db", base.path])
+        #expect(longBackup.status != 0 && longBackup.stderr.contains("path too long"), "\(longBackup.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: base.path).isEmpty)
+        // A dangling symlink as --db.
+        try FileManager.default.createSymbolicLink(atPath: base.path + "/link", withDestinationPath: "missing")
+        for command in [["sync", "--simulated"], ["stats"]] {
+            let dangling = try CLI.run(command + ["--db", base.path + "/link"])
+            #expect(dangling.status != 0 && dangling.stderr.contains("is a symbolic link to missing"), "\(command): \(dangling.stderr)")
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: base.path) == ["link"])
     }
 }

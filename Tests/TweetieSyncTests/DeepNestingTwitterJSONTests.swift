@@ -37,7 +37,10 @@ struct DeepNestingTwitterJSONTests {
     @Test(arguments: [("[{\"id\":1", "Unexpected end of file"), ("[1 2]", "Invalid value around character 3"), ("", "Unexpected end of file")])
     func syntaxErrorsSayWhereAndWhy(body: String, detail: String) {
         let error = #expect(throws: TwitterAPIError.self) { try TwitterJSON.decodeStatuses(Data(body.utf8), source: "s.json") }
-        guard case .malformedJSON(_, let reason)? = error else { return }
+        guard case .malformedJSON(_, let reason)? = error else {
+            Issue.record("expected TwitterAPIError.malformedJSON, got \(String(describing: error))")
+            return
+        }
         #expect(reason.hasPrefix("not valid JSON ("))
         #expect(reason.contains(detail), "\(reason)")
     }

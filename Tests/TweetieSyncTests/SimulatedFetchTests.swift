@@ -48,8 +48,8 @@ struct SimulatedFetchTests {
             let update = try #require(try await updates.next())
             #expect(!update.isInitial)
             #expect(update.sections == fresh)
-            #expect((try? update.changeset.validate(oldRowCounts: shown.map(\.rows.count),
-                                                    newRowCounts: update.sections.map(\.rows.count))) != nil)
+            // Validate before applying: an invalid changeset is reported with its reason, not a crash.
+            try update.changeset.validate(oldRowCounts: shown.map(\.rows.count), newRowCounts: update.sections.map(\.rows.count))
             let replayed = update.changeset.apply(to: shown.map(\.rows), insertedSection: { update.sections[$0].rows },
                                                   newElement: { update.row(at: $0) })
             #expect(replayed == update.sections.map(\.rows))

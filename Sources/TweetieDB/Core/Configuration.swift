@@ -38,13 +38,25 @@ public struct Configuration: Sendable, Hashable {
     /// ```
     public var maxDatabases: Int = 64
 
-    /// The number of reader slots: concurrent read transactions across all processes. Default: 126
-    /// (LMDB's default).
+    /// The number of reader slots: concurrent read transactions across all processes. Default: 1024.
+    ///
+    /// Every live read transaction of every process holds one slot; when all are taken, beginning
+    /// a read — and so every command, writers included, since opening and writing read too —
+    /// fails with ``DatabaseError/Code-swift.enum/readersFull``. LMDB's own default, 126, is small
+    /// for a feed server where each follower or export is a process: 130 slow readers locked
+    /// every writer out. The cost is 64 bytes of `lock.mdb` per slot (64 KiB for 1024, mapped
+    /// by every process) and a longer scan when a reader starts or a process checks for dead
+    /// readers; nothing else grows with it.
+    ///
+    /// The lock file holds the number: the first process to open the database (no other has it
+    /// open) grows `lock.mdb` to this many slots; later processes, and smaller numbers, use what it
+    /// holds (``EnvironmentInfo/maxReaders`` tells the real number). Slots of processes that died
+    /// are reclaimed (`mdb_reader_check`) on open and when the slots run out.
     ///
     /// ```swift
-    /// configuration.maxReaders = 512
+    /// configuration.maxReaders = 4096
     /// ```
-    public var maxReaders: Int = 126
+    public var maxReaders: Int = 1024
 
     /// What a commit guarantees after a crash. Default: ``Durability/full``.
     ///

@@ -1,5 +1,8 @@
 import Foundation
 import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// An open LMDB environment: one directory holding `data.mdb` and `lock.mdb`.
 ///
@@ -167,6 +170,8 @@ public final class Environment: @unchecked Sendable {
             // LMDB trusts its pages: refuse a damaged catalog (or free list) before any read of it.
             try Environment.checkCatalog(handle, path: path, readOnly: configuration.readOnly)
         } catch {
+            var error = error
+            if error.code == .readersFull { error.message += Environment.readersFullExplanation(handle) }
             LMDB.close(handle)
             // Leave the directory as it was: remove the lock file (and an empty data file) this
             // failed open created.
@@ -203,6 +208,12 @@ public final class Environment: @unchecked Sendable {
     static func truncatedError(fileSize: Int, end: Int, path: String) -> DatabaseError {
         DatabaseError(.corrupted, operation: "open", path: path,
                       message: "data.mdb is truncated: it holds \(fileSize) bytes but its last committed page ends at byte \(end) (the file was cut short, e.g. copied while incomplete); restore it from a backup")
+    }
+
+    /// What `MDB_READERS_FULL` means and what to do; the number of slots is the lock file's, set
+    /// by the first process to open the database (not necessarily this configuration's).
+    static func readersFullExplanation(_ handle: LMDB.EnvironmentHandle) -> String {
+        "; all \(LMDB.info(handle).maxReaders) reader slots are in use by live read transactions of running processes (those of dead processes were reclaimed); raise Configuration.maxReaders in the first process to open the database"
     }
 
     private static func explainOpenFailure(_ error: DatabaseError, path: String) -> DatabaseError {
@@ -465,9 +476,7 @@ public final class Environment: @unchecked Sendable {
                 _ = LMDB.readerCheck(handle)
             default:
                 var error = DatabaseError(lmdbCode: code, operation: "mdb_txn_begin", path: path)
-                if code == LMDB.readersFull {
-                    error.message += "; all \(configuration.maxReaders) reader slots are in use by live transactions (raise Configuration.maxReaders)"
-                }
+                if code == LMDB.readersFull { error.message += Environment.readersFullExplanation(handle) }
                 throw error
             }
         }
@@ -597,28 +606,81 @@ public final class Environment: @unchecked Sendable {
     }
 
     /// Writes a consistent copy of the environment to `directory` while readers and writers keep
-    /// working (`mdb_env_copy2`); compacted (free pages omitted, pages renumbered) by default.
+    /// working (`mdb_env_copyfd2`); compacted (free pages omitted, pages renumbered) by default.
     ///
-    /// The directory is created when missing and must not already hold a `data.mdb`.
+    /// The directory is created (0700) when missing and must not already hold a `data.mdb`. The
+    /// copy is written to ``temporaryCopyName`` in `directory`, created 0600 whatever the umask,
+    /// flushed to disk (file and directory) and only then renamed to `data.mdb`: a copy that fails
+    /// (a full disk) or is killed never leaves a `data.mdb` behind. On failure the temporary file
+    /// and any directory the copy created are removed.
     ///
     /// ```swift
     /// try env.copy(to: "/backups/tweetie-2026-11-21")
     /// ```
     public func copy(to directory: String, compact: Bool = true) throws(DatabaseError) {
+        func failure(_ code: DatabaseError.Code, _ message: String) -> DatabaseError {
+            DatabaseError(code, operation: "mdb_env_copyfd2", path: directory, message: message)
+        }
+        func systemFailure(_ what: String) -> DatabaseError {
+            let code = errno
+            return failure(.system(code), "\(what): \(String(cString: strerror(code)))")
+        }
         let fileManager = FileManager.default
         if fileManager.fileExists(atPath: directory + "/data.mdb") {
-            throw DatabaseError(.invalidArgument, operation: "mdb_env_copy2", path: directory, message: "the destination already holds a database (data.mdb); choose an empty directory")
+            throw failure(.invalidArgument, "the destination already holds a database (data.mdb); choose an empty directory")
+        }
+        guard !isClosed else {
+            throw DatabaseError(.environmentClosed, operation: "mdb_env_copyfd2", path: path, message: "the environment is closed")
+        }
+        // The directories this copy creates, innermost first: removed again if the copy fails.
+        var created: [String] = []
+        var missing = directory
+        while !missing.isEmpty, missing != "/", !fileManager.fileExists(atPath: missing) {
+            created.append(missing)
+            missing = (missing as NSString).deletingLastPathComponent
+        }
+        var descriptor: Int32 = -1
+        let temporary = directory + "/" + Environment.temporaryCopyName
+        var renamed = false
+        defer {
+            if descriptor >= 0 { Glibc.close(descriptor) }
+            if !renamed {
+                unlink(temporary)
+                for path in created { rmdir(path) }
+            }
         }
         do {
             try fileManager.createDirectory(atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         } catch {
-            throw DatabaseError(.system(EACCES), operation: "mdb_env_copy2", path: directory, message: "cannot create the destination directory: \(error.localizedDescription)")
+            throw failure(.system(EACCES), "cannot create the destination directory: \(error.localizedDescription)")
         }
-        guard !isClosed else {
-            throw DatabaseError(.environmentClosed, operation: "mdb_env_copy2", path: path, message: "the environment is closed")
+        if created.first == directory, chmod(directory, 0o700) != 0 { throw systemFailure("cannot make the destination directory private") }
+        descriptor = Glibc.open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else { throw systemFailure("cannot create \(temporary)") }
+        guard fchmod(descriptor, 0o600) == 0 else { throw systemFailure("cannot make \(temporary) private") }
+        try LMDB.check(LMDB.copy(handle, to: descriptor, compact: compact), "mdb_env_copyfd2", path: directory)
+        guard fsync(descriptor) == 0 else { throw systemFailure("cannot flush the copy to disk") }
+        let closed = Glibc.close(descriptor)
+        descriptor = -1
+        guard closed == 0 else { throw systemFailure("cannot finish writing the copy") }
+        guard rename(temporary, directory + "/data.mdb") == 0 else { throw systemFailure("cannot rename the finished copy to data.mdb") }
+        renamed = true
+        // Make the rename (and a directory created here) durable too.
+        for path in [directory] + created.prefix(1).map({ ($0 as NSString).deletingLastPathComponent }) {
+            let fd = Glibc.open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+            guard fd >= 0 else { continue }
+            _ = fsync(fd)
+            Glibc.close(fd)
         }
-        try LMDB.check(LMDB.copy(handle, to: directory, compact: compact), "mdb_env_copy2", path: directory)
     }
+
+    /// The name, in the destination directory, that ``copy(to:compact:)`` writes to before
+    /// renaming the finished copy to `data.mdb`: `data.mdb.partial-PID`.
+    ///
+    /// ```swift
+    /// let leftover = "/backups/b/" + Environment.temporaryCopyName
+    /// ```
+    public static var temporaryCopyName: String { "data.mdb.partial-\(getpid())" }
 }
 
 /// A snapshot of an environment's size and activity.

@@ -136,9 +136,8 @@ public struct QueryObservation<R: Record>: AsyncSequence, Sendable {
 
         private func start() throws -> QueryChange<R>? {
             let signal = self.signal
-            let environment = store.environment
             // Subscribe before reading, so that no commit can slip between the read and the subscription.
-            subscription = store.notifier.subscribe(lastTransaction: { environment.lastTransactionID }) { signal.signal() }
+            subscription = store.notifier.subscribe { signal.signal() }
             let core = try LiveQueryCore<R, EncodedKey>(store: store, query: query, fields: fields) { _, _, sortKey in sortKey }
             self.core = core
             let rows = try core.initial()

@@ -135,8 +135,8 @@ public struct SectionedQueryObservation<S: Hashable & Comparable & Sendable, R: 
                                     message: "a sectioned observation covers whole sections; remove the query's offset and limit")
             }
             let signal = self.signal
-            let environment = observation.store.environment
-            subscription = observation.store.notifier.subscribe(lastTransaction: { environment.lastTransactionID }) { signal.signal() }
+            // Subscribe before reading, so that no commit can slip between the read and the subscription.
+            subscription = observation.store.notifier.subscribe { signal.signal() }
             let sectionOf = observation.sectionOf
             let descending = observation.sectionOrder == .descending
             let core = try LiveQueryCore<R, SectionedRowKey<S>>(store: observation.store, query: observation.query, fields: observation.fields) { record, _, sortKey in

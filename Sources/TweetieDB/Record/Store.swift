@@ -36,6 +36,9 @@ public struct StoreConfiguration: Sendable, Hashable {
     /// ```
     public var maxListedChangesPerCommit: Int = 100_000
 
+    /// Which paths wake observers for other processes' commits (internal: tests force one path).
+    var crossProcessWakeUp = CommitNotifier.Paths()
+
     /// Creates a configuration with every property at its documented default.
     ///
     /// ```swift
@@ -223,7 +226,10 @@ public final class Store: @unchecked Sendable {
             collectionsByType = byType
             let notifyPath = environment.path + "/changes.notify"
             let notifyExisted = access(notifyPath, F_OK) == 0
-            notifier = CommitNotifier(directory: environment.path, create: !envConfiguration.readOnly)
+            notifier = CommitNotifier(directory: environment.path, create: !envConfiguration.readOnly,
+                                      paths: configuration.crossProcessWakeUp) { [environment] in
+                CommitNotifier.newestSnapshot(of: environment)
+            }
             if !notifyExisted { Environment.giveToDirectoryOwner(notifyPath, directory: environment.path) }
             if !envConfiguration.readOnly {
                 try prepareSchema(migrations: migrations)

@@ -10,12 +10,35 @@ struct DatabaseOptions: ParsableArguments {
         valueName: "path"))
     var path: String?
 
+    @Option(name: .customLong("max-readers"), help: ArgumentHelp(
+        "The reader slots to create: concurrent read transactions of every process using the database.",
+        discussion: "Default: 1024. It takes effect when no other process has the database open (the first one sizes lock.mdb for everyone) and never shrinks an existing lock file. Raise it when commands fail with MDB_READERS_FULL because many processes (feed followers, exports) read at once; each slot costs 64 bytes of lock.mdb.",
+        valueName: "n"))
+    var maxReaders: Int?
+
     var resolvedPath: String { path ?? TweetieDatabase.defaultPath() }
 
-    /// Fails fast, before any thread starts, when `ulimit -v` leaves too little address space
-    /// (see ``AddressSpace``).
+    /// The largest `--max-readers`: 64 MiB of lock file.
+    static let maxReadersLimit = 1 << 20
+
+    /// Checks the path and `--max-readers`, and fails fast, before any thread starts, when
+    /// `ulimit -v` leaves too little address space (see ``AddressSpace``).
     func validate() throws {
+        if path == nil {
+            for name in ["TWEETIE_DB", "XDG_DATA_HOME", "HOME"] { try PathCheck.validateEnvironmentIsUTF8(name) }
+        }
+        try PathCheck.validate(resolvedPath, role: "--db")
+        if let maxReaders, !(1...Self.maxReadersLimit).contains(maxReaders) {
+            throw ValidationError("--max-readers must be between 1 and \(Self.maxReadersLimit), got \(maxReaders).")
+        }
         try AddressSpace.requireRoom(forDatabaseAt: resolvedPath)
+    }
+
+    /// The store configuration the options ask for.
+    var configuration: StoreConfiguration {
+        var configuration = StoreConfiguration()
+        if let maxReaders { configuration.environment.maxReaders = maxReaders }
+        return configuration
     }
 
     /// Opens the database for reading: it must exist and be a complete TweetieDB database, and
@@ -27,7 +50,7 @@ struct DatabaseOptions: ParsableArguments {
     func openExisting() throws -> Store {
         let path = resolvedPath
         try checkReachable(path)
-        var configuration = StoreConfiguration()
+        var configuration = self.configuration
         configuration.environment.createDatabase = false
         let writableFailure: DatabaseError
         do {
@@ -58,7 +81,7 @@ struct DatabaseOptions: ParsableArguments {
 
     private func open(path: String) throws -> Store {
         do {
-            return try TweetieDatabase.open(at: path)
+            return try TweetieDatabase.open(at: path, configuration: configuration)
         } catch let error as DatabaseError {
             throw CLIError(describing: error, path: path)
         }
@@ -117,6 +140,10 @@ struct CLIError: Error, CustomStringConvertible {
             description = "cannot open \(path): \(error.message)"
         case .system(EAGAIN), .system(EWOULDBLOCK), .system(EBUSY):
             description = "\(path) is locked by another process: \(error.message)"
+        case .readersFull:
+            // The library's advice names its API (Configuration.maxReaders); the CLI's is the option.
+            let what = error.message.components(separatedBy: "; raise Configuration.maxReaders").first ?? error.message
+            description = "\(path) has no free reader slot: \(what). Close some of the processes reading it, or stop them all and rerun with a larger --max-readers (for example --max-readers 4096): the first process to open the database sets the number for everyone"
         default:
             description = "\(error)"
         }
@@ -148,7 +175,10 @@ private func reportable(_ error: any Error) -> any Error {
     case is CLIError, is ValidationError, is ExitCode:
         return error
     case let error as TransferError:
-        return CLIError("import failed at \(error); the database was not changed")
+        // "import failed at line 3: …", or "import failed: the input is empty…".
+        return CLIError("import failed\(error.line == nil ? ":" : " at") \(error); the database was not changed")
+    case let error as DatabaseError where error.code == .readersFull:
+        return CLIError(describing: error, path: error.path ?? "the database")
     default:
         return CLIError("\(error)")
     }

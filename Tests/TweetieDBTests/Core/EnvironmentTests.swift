@@ -260,7 +260,7 @@ struct EnvironmentTests {
         let info = env.info()
         #expect(info.mapSize == 64 << 20)
         #expect(info.pageSize > 0)
-        #expect(info.maxReaders == 126)
+        #expect(info.maxReaders == 1024)
         let stats = try env.read { try $0.stats(of: db) }
         #expect(stats.entries == 1 && stats.leafPages == 1)
     }

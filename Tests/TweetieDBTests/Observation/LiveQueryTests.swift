@@ -11,12 +11,14 @@ struct LiveQueryTests {
     }
 
     /// Pulls the next element with a hang guard.
+    /// A hang is a recorded failure (``TimedOut``), never a crash: the timeout cancels the pull,
+    /// which then ends with `nil`, reported as ``ObservationEnded``.
     static func next<R>(_ iterator: UncheckedBox<QueryObservation<R>.Iterator>) async throws -> QueryChange<R> {
-        try await withTimeout(10, "a live query element") { try await iterator.value.next()! }
+        try await withTimeout(10, "a live query element") { try await ObservationEnded.unwrap(iterator.value.next()) }
     }
 
     static func nextSectioned<S, R>(_ iterator: UncheckedBox<SectionedQueryObservation<S, R>.Iterator>) async throws -> SectionedQueryChange<S, R> {
-        try await withTimeout(10, "a sectioned live query element") { try await iterator.value.next()! }
+        try await withTimeout(10, "a sectioned live query element") { try await ObservationEnded.unwrap(iterator.value.next()) }
     }
 
     struct Day: Hashable, Comparable, Sendable {
@@ -81,9 +83,10 @@ struct LiveQueryTests {
             let old = Array(current.results)
             let new = Array(change.results)
             #expect(new == fresh)
+            // Validate before applying: an invalid changeset is reported with its reason, not a crash.
+            try change.changeset.validate(oldCount: old.count, newCount: new.count)
             #expect(change.changeset.apply(to: old) { new[$0] } == new)
             #expect(change.changeset.withoutMoves().apply(to: old) { new[$0] } == new)
-            #expect((try? change.changeset.validate(oldCount: old.count, newCount: new.count)) != nil)
             // Only rows whose bytes changed are reported as modified.
             for (o, n) in zip(change.changeset.modificationsInOld, change.changeset.modificationsInNew) {
                 #expect(old[o] != new[n] || old[o].id == new[n].id)
@@ -141,11 +144,11 @@ struct LiveQueryTests {
             let old = current.results.sections.map(\.rows)
             let new = change.results.sections.map(\.rows)
             #expect(new == fresh)
+            try change.changeset.validate(oldRowCounts: old.map(\.count), newRowCounts: new.map(\.count))
             let applied = change.changeset.apply(to: old, insertedSection: { new[$0] }, newElement: { new[$0.section][$0.row] })
             #expect(applied == new)
             let appliedNoMoves = change.changeset.withoutMoves().apply(to: old, insertedSection: { new[$0] }, newElement: { new[$0.section][$0.row] })
             #expect(appliedNoMoves == new)
-            #expect((try? change.changeset.validate(oldRowCounts: old.map(\.count), newRowCounts: new.map(\.count))) != nil)
             current = change
             delivered += 1
         }

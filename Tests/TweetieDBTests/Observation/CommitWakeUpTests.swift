@@ -1,0 +1,129 @@
+import Foundation
+import Synchronization
+import Testing
+@testable import TweetieDB
+
+/// Each cross-process wake-up path alone: the notify file (inotify, poll off) and the snapshot
+/// poll (no inotify, no notify-file write). Commits are made through the raw environment, so the
+/// store's own notifier is never called, as for a commit made by another process.
+/// The sequence each follower delivered last.
+final class Delivered: Sendable {
+    let sequences: Mutex<[UInt64]>
+    init(_ followers: Int) { sequences = Mutex([UInt64](repeating: 0, count: followers)) }
+}
+
+@Suite("Cross-process wake-up paths, each alone")
+struct CommitWakeUpTests {
+    static func configuration(notifyFile: Bool, poll: Bool, pollInterval: Int32 = CommitNotifier.defaultPollInterval) -> StoreConfiguration {
+        var configuration = StoreConfiguration()
+        configuration.crossProcessWakeUp = CommitNotifier.Paths(notifyFile: notifyFile, poll: poll, pollInterval: pollInterval)
+        return configuration
+    }
+
+    /// Commits `post` as another process would: records and change-log entry in one transaction,
+    /// without this store's notifier hearing of it. Returns the entry's sequence number.
+    @discardableResult
+    static func commitUnannounced(_ post: Post, in store: Store) async throws -> UInt64 {
+        try await store.environment.write { tx in
+            let writer = StoreWriter(store: store, transaction: tx)
+            try writer.add(post, update: .modified)
+            return try ChangeLog.append(writer.changes, maxListed: 100, retention: 10_000, in: tx, log: store.log, meta: store.meta) ?? 0
+        }
+    }
+
+    @Test func theNotifyFileAloneWakesObservers() async throws {
+        let store = try Store.temporary(collections: [Post.self], configuration: Self.configuration(notifyFile: true, poll: false))
+        defer { store.close() }
+        let probe = store.commitWakeUp
+        try #require(probe.watchesNotifyFile, "inotify is unavailable here (\(probe.notifyFileProblem ?? "?")): the notify-file path cannot be tested")
+        #expect(probe.pollIntervalMilliseconds == nil)
+        let iterator = UncheckedBox(store.observe(Query<Post>()).makeAsyncIterator())
+        _ = try await LiveQueryTests.next(iterator)
+        let announcer = CommitNotifier(directory: store.path)  // what another process's store does after committing
+        defer { announcer.close() }
+        var latencies: [Double] = []
+        for i in 1...5 {
+            let sequence = try await Self.commitUnannounced(LiveQueryTests.post(Int64(i), "a", hour: i), in: store)
+            let announced = ContinuousClock.now
+            announcer.didCommit(sequence: sequence)
+            let change = try await LiveQueryTests.next(iterator)
+            let latency = (ContinuousClock.now - announced).components
+            latencies.append(Double(latency.seconds) * 1e3 + Double(latency.attoseconds) / 1e15)
+            #expect(change.sequence == sequence && change.changeset.insertions.count == 1)
+        }
+        let wakeUp = store.commitWakeUp
+        #expect(wakeUp.isWatching && wakeUp.watchesNotifyFile)
+        #expect(wakeUp.notifyFileWakeUps >= 5 && wakeUp.pollWakeUps == 0, "\(wakeUp)")
+        print("notify file alone: delivery latencies \(latencies.map { String(format: "%.1f", $0) }) ms; \(wakeUp)")
+    }
+
+    /// Followers in polling mode deliver every commit within the poll interval (bounded here at ten
+    /// intervals, and at least two seconds on a busy machine): never a commit behind until the next.
+    /// The last case polls every 5 ms against durable commits, so polls often land while a commit
+    /// is being written — where a poll of the meta page's id announced a commit that a read
+    /// transaction could not see yet (issue 21, item 10).
+    @Test(arguments: [(followers: 1, interval: Int32(100), durable: false),
+                      (followers: 200, interval: 100, durable: false),
+                      (followers: 200, interval: 5, durable: true)])
+    func thePollAloneDeliversEveryCommitToEveryFollower(followers: Int, interval: Int32, durable: Bool) async throws {
+        let store = try Store.temporary(collections: [Post.self], configuration: Self.configuration(notifyFile: false, poll: true, pollInterval: interval),
+                                        keepDurability: durable)
+        defer { store.close() }
+        try await Self.commitUnannounced(LiveQueryTests.post(0, "a", hour: 0), in: store)
+        let seen = Delivered(followers)
+        let query = Query<Post>().sorted(byIndex: "created")
+        let tasks = (0..<followers).map { index in
+            Task { [store, seen] in
+                for try await change in store.observe(query) { seen.sequences.withLock { $0[index] = change.sequence } }
+            }
+        }
+        defer { for task in tasks { task.cancel() } }
+        let bound = Duration.milliseconds(max(10 * Int(interval), 2_000))
+
+        /// Waits until every follower shows `sequence`; the number still behind after `bound`.
+        func behind(_ sequence: UInt64, within bound: Duration) async throws -> Int {
+            let deadline = ContinuousClock.now + bound
+            while true {
+                let behind = seen.sequences.withLock { $0.count(where: { $0 < sequence }) }
+                if behind == 0 || ContinuousClock.now >= deadline { return behind }
+                try await Task.sleep(for: .milliseconds(2))
+            }
+        }
+        try #require(try await behind(1, within: .seconds(30)) == 0, "the followers did not start")
+        var slowest = Duration.zero
+        for i in 1...20 {
+            let committed = ContinuousClock.now
+            let sequence = try await Self.commitUnannounced(LiveQueryTests.post(Int64(i), "a", hour: i), in: store)
+            let late = try await behind(sequence, within: bound)
+            try #require(late == 0, "commit \(sequence): \(late) of \(followers) followers still behind after \(bound) (poll every \(interval) ms)")
+            slowest = max(slowest, ContinuousClock.now - committed)
+        }
+        let wakeUp = store.commitWakeUp
+        #expect(!wakeUp.watchesNotifyFile && wakeUp.pollIntervalMilliseconds == Int(interval))
+        #expect(wakeUp.pollWakeUps >= 20 && wakeUp.notifyFileWakeUps == 0, "\(wakeUp)")
+        print("poll alone, \(followers) followers, every \(interval) ms\(durable ? ", durable commits" : ""): slowest delivery to all \(slowest); \(wakeUp)")
+        for task in tasks { task.cancel() }
+        for task in tasks { _ = try? await task.value }
+    }
+
+    @Test func theWakeUpSourceIsObservable() async throws {
+        let store = try Store.temporary(collections: [Post.self])
+        defer { store.close() }
+        let idle = store.commitWakeUp
+        #expect(!idle.isWatching && idle.pollIntervalMilliseconds == 100)
+        #expect(idle.notifyFile == store.path + "/changes.notify")
+        let iterator = UncheckedBox(store.observe(Query<Post>()).makeAsyncIterator())
+        _ = try await LiveQueryTests.next(iterator)
+        let watching = store.commitWakeUp
+        #expect(watching.isWatching)
+        #expect(watching.description.contains("a poll every 100 ms"))
+        if watching.watchesNotifyFile {
+            #expect(watching.description.hasPrefix("inotify on \(store.path)/changes.notify"))
+        } else {
+            #expect(watching.description.contains("only (inotify: "), "\(watching)")
+        }
+        let pollOnly = try Store.temporary(collections: [Post.self], configuration: Self.configuration(notifyFile: false, poll: true, pollInterval: 250))
+        defer { pollOnly.close() }
+        #expect(pollOnly.commitWakeUp.description == "a poll every 250 ms only (inotify: disabled)")
+    }
+}
