@@ -97,10 +97,13 @@ extension Environment {
         _ = truncate(path + "/data.mdb", 0)
     }
 
+    /// The refusal of a directory without a complete database, for an open that may not create one.
     static func missingDatabaseError(_ state: DataFileState, path: String) -> DatabaseError {
         let what: String
         switch state {
-        case .absent: what = "there is no data.mdb"
+        case .absent:
+            return DatabaseError(.system(ENOENT), operation: "open", path: path,
+                                 message: "there is no data.mdb: the directory holds no database (nothing was created)")
         case .empty: what = "data.mdb is empty (0 bytes)"
         case .incomplete(let size): what = "data.mdb is incomplete (\(size) bytes, less than the two meta pages every LMDB file starts with)"
         case .present: what = "data.mdb holds no TweetieDB database yet"
@@ -183,7 +186,7 @@ extension Environment {
         }
         var status = stat()
         if stat(dataPath, &status) == 0, status.st_mode & 0o222 == 0 {
-            return "data.mdb has no write permission for anyone (mode \(String(status.st_mode & 0o7777, radix: 8)))"
+            return "data.mdb has no write permission for anyone (mode 0\(String(status.st_mode & 0o7777, radix: 8)))"
         }
         return nil
     }
@@ -207,7 +210,7 @@ extension Environment {
             var status = stat()
             let target = path + "/" + file
             if stat(target, &status) == 0 || stat(path, &status) == 0 {
-                message += " — it is owned by uid \(status.st_uid) with mode \(String(status.st_mode & 0o7777, radix: 8)), and this process runs as uid \(geteuid())"
+                message += " — it is owned by uid \(status.st_uid) with mode 0\(String(status.st_mode & 0o7777, radix: 8)), and this process runs as uid \(geteuid())"
             }
             message = "permission denied: " + message
         case EROFS:

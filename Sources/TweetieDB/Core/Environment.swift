@@ -79,6 +79,14 @@ public final class Environment: @unchecked Sendable {
     /// read-only) of the free list — is refused with ``DatabaseError/Code-swift.enum/corrupted``
     /// (see ``checkPageStructure()``).
     ///
+    /// A missing, empty or incomplete `data.mdb` (a creation cut short) is refused, and nothing is
+    /// created, when the configuration is read-only or ``Configuration/createDatabase`` is off;
+    /// otherwise an incomplete one is discarded and the database created anew. `lock.mdb` has its
+    /// disk blocks reserved first, so a full disk is an ENOSPC error rather than a SIGBUS. A
+    /// read-only open whose lock file cannot be written reads without it only when no writer can
+    /// exist (``withoutLockFile``). When root creates files in a directory owned by another user,
+    /// they are given to that user.
+    ///
     /// ```swift
     /// let env = try Environment.open(at: "/tmp/example")
     /// let same = try Environment.open(at: "/tmp/example")

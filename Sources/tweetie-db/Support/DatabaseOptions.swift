@@ -6,7 +6,7 @@ import TweetieSync
 struct DatabaseOptions: ParsableArguments {
     @Option(name: .customLong("db"), help: ArgumentHelp(
         "The database directory.",
-        discussion: "Defaults to $TWEETIE_DB, else $XDG_DATA_HOME/tweetie-db (~/.local/share/tweetie-db). It is created, with owner-only permissions, on the first write.",
+        discussion: "Defaults to $TWEETIE_DB, else $XDG_DATA_HOME/tweetie-db (~/.local/share/tweetie-db). It is created, with owner-only permissions, on the first write; commands that only read never create it, and read it read-only (saying so on stderr) when they cannot write it.",
         valueName: "path"))
     var path: String?
 
@@ -123,7 +123,7 @@ struct CLIError: Error, CustomStringConvertible {
         var text = "\(String(cString: strerror(code))) (errno \(code))"
         if code == EACCES || code == EPERM {
             var status = stat()
-            let owner = stat(path, &status) == 0 ? "\(path) is owned by uid \(status.st_uid) with mode \(String(status.st_mode & 0o7777, radix: 8)), and " : ""
+            let owner = stat(path, &status) == 0 ? "\(path) is owned by uid \(status.st_uid) with mode 0\(String(status.st_mode & 0o7777, radix: 8)), and " : ""
             text = "permission denied: \(owner)this process runs as uid \(geteuid())"
         }
         return text
