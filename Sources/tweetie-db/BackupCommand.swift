@@ -6,7 +6,7 @@ struct BackupCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "backup",
         abstract: "Write a hot, compacted copy of the database to a new directory.",
-        discussion: "Other processes may keep reading and writing meanwhile; the copy is one consistent snapshot with free pages left out.")
+        discussion: "Other processes may keep reading and writing meanwhile; the copy is one consistent snapshot with free pages left out. It is written to a temporary file, flushed to disk and renamed to data.mdb only when complete, owner-only (0600 file, 0700 directory) whatever the umask: a backup that fails or is interrupted leaves no data.mdb.")
 
     @OptionGroup var database: DatabaseOptions
 
@@ -14,6 +14,7 @@ struct BackupCommand: ParsableCommand {
     var destination: String
 
     func validate() throws {
+        try PathCheck.validate(destination, role: "the backup destination")
         if FileManager.default.fileExists(atPath: destination + "/data.mdb") {
             throw ValidationError("'\(destination)' already holds a database (data.mdb); choose an empty or new directory.")
         }
@@ -23,7 +24,20 @@ struct BackupCommand: ParsableCommand {
         try reportingErrors {
             let store = try database.openExisting()
             defer { store.close() }
-            try store.environment.copy(to: destination, compact: true)
+            // What a signal must not leave behind: the temporary copy, and the directory if new.
+            let temporary = destination + "/" + Environment.temporaryCopyName
+            let newDirectory = !FileManager.default.fileExists(atPath: destination)
+            InterruptCleanup.register(file: temporary)
+            if newDirectory { InterruptCleanup.register(directory: destination) }
+            defer {
+                InterruptCleanup.unregister(temporary)
+                InterruptCleanup.unregister(destination)
+            }
+            do {
+                try store.environment.copy(to: destination, compact: true)
+            } catch {
+                throw CLIError("backup to \(destination) failed: \(error); no data.mdb was left there")
+            }
             let size = (try? FileManager.default.attributesOfItem(atPath: destination + "/data.mdb")[.size] as? Int) ?? 0
             Out.error("backed up \(store.path) to \(destination) (\(formatBytes(size)))")
         }

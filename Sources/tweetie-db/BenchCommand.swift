@@ -45,12 +45,14 @@ struct BenchCommand: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "writes",
             abstract: "Write tweet-shaped records with the real indexes and report throughput and commit latency.",
-            discussion: "Without --db the benchmark writes into a temporary database that is removed afterwards; with --db the records are added to that database.")
+            discussion: """
+                One untimed warm-up round runs first; then each of --rounds rounds writes the records into a fresh temporary database (removed afterwards). The report gives the median, slowest and fastest round's records/s and the commit latency percentiles over every commit of every round (JSON: recordsPerSecond is the median). With --db, the one measured round adds the records to that database (the warm-up still uses a temporary one). --compare raw also puts the same records' encoded bytes with plain mdb_put (no indexes, one transaction) after each round and prints the store's median over that floor's median, like BenchCompare's suite 1 row (compare it there with --batch equal to --records and durability full).
+                """)
 
-        @Option(name: .customLong("db"), help: "A database to write into. Without it, a temporary database is used and removed.")
+        @Option(name: .customLong("db"), help: "A database to write into. Without it, each round uses a temporary database that is removed.")
         var path: String?
 
-        @Option(help: "How many records to write.")
+        @Option(help: "How many records each round writes.")
         var records: Int = 100_000
 
         @Option(help: "How many records each write transaction commits.")
@@ -59,8 +61,18 @@ struct BenchCommand: ParsableCommand {
         @Option(help: "What a commit waits for: full (fsync data and meta page), no-meta-sync, or no-sync.")
         var durability: DurabilityArgument = .full
 
+        @Option(help: "Measured rounds after the warm-up (default 5; 1 with --db).")
+        var rounds: Int?
+
+        @Option(help: "Also measure a floor to compare with: raw (plain mdb_put of the same encoded records, no indexes, one transaction).")
+        var compare: Comparison?
+
         @Option(help: "The output format: table or json.")
         var format: StatsCommand.StatsFormat = .table
+
+        enum Comparison: String, ExpressibleByArgument, CaseIterable {
+            case raw
+        }
 
         enum DurabilityArgument: String, ExpressibleByArgument, CaseIterable {
             case full, noMetaSync = "no-meta-sync", noSync = "no-sync"
@@ -73,39 +85,67 @@ struct BenchCommand: ParsableCommand {
             }
         }
 
+        /// The measured rounds: --rounds, else 5 (1 with --db).
+        var measuredRounds: Int { rounds ?? (path == nil ? 5 : 1) }
+
         func validate() throws {
             guard records > 0 else { throw ValidationError("--records must be positive.") }
             guard batch > 0 else { throw ValidationError("--batch must be positive.") }
             guard batch <= records else { throw ValidationError("--batch (\(batch)) cannot exceed --records (\(records)).") }
+            guard measuredRounds > 0 else { throw ValidationError("--rounds must be positive.") }
+            guard path == nil || measuredRounds == 1 else {
+                throw ValidationError("--rounds must be 1 with --db: every round needs a fresh database, and --db is one existing database (leave out --db to measure several rounds).")
+            }
         }
 
         func run() throws {
             try reportingErrors {
                 var configuration = StoreConfiguration()
                 configuration.environment.durability = durability.durability
-                let store: Store
+                var existing: Store?
                 if let path {
                     do {
-                        store = try TweetieDatabase.open(at: path, configuration: configuration)
+                        existing = try TweetieDatabase.open(at: path, configuration: configuration)
                     } catch let error as DatabaseError {
                         throw CLIError(describing: error, path: path)
                     }
-                } else {
-                    store = try Store.temporary(collections: TweetieDatabase.collections, configuration: configuration, keepDurability: true)
                 }
-                defer { store.close() }
-                let progress = ProgressBar("writing")
-                let result = try WriteBenchmark(records: records, batch: batch).run(on: store) { progress.update($0, of: records) }
-                progress.finish()
+                defer { existing?.close() }
+                let rounds = measuredRounds
+                var bar: (round: Int, progress: ProgressBar)?
+                let summary = try WriteBenchmark(records: records, batch: batch).run(
+                    rounds: rounds, configuration: configuration, into: existing, compareRaw: compare == .raw) { step in
+                    if bar?.round != step.round {
+                        bar?.progress.finish()
+                        bar = (step.round, ProgressBar(step.round == 0 ? "warm-up" : "round \(step.round)/\(rounds)"))
+                    }
+                    bar?.progress.update(step.written, of: records)
+                }
+                bar?.progress.finish()
                 if format == .json {
-                    Out.line(String(decoding: try RecordJSON.encoder().encode(result), as: UTF8.self))
+                    Out.line(String(decoding: try RecordJSON.encoder().encode(summary), as: UTF8.self))
                     return
                 }
-                func ms(_ seconds: Double) -> String { String(format: "%.3f ms", seconds * 1000) }
-                Out.line("records      \(result.records) in \(result.commits) commits of \(result.batch) (durability \(durability.rawValue))")
-                Out.line("throughput   \(Int(result.recordsPerSecond)) records/s, \(Int(result.commitsPerSecond)) commits/s")
-                Out.line("commit       p50 \(ms(result.latency.p50))  p90 \(ms(result.latency.p90))  p99 \(ms(result.latency.p99))  max \(ms(result.latency.max))")
+                for line in Self.table(summary, durability: durability.rawValue) { Out.line(line) }
             }
+        }
+
+        /// The text report of `summary`.
+        static func table(_ s: WriteBenchmark.Summary, durability: String) -> [String] {
+            func ms(_ seconds: Double) -> String { String(format: "%.3f ms", seconds * 1000) }
+            func rate(_ value: Double) -> String { "\(Int(value.rounded()))" }
+            let l = s.latency
+            var lines = [
+                "records      \(s.records) per round in \(s.commits) commits of \(s.batch) (durability \(durability))",
+                "rounds       \(s.rounds) after \(s.warmUpRounds) warm-up, each into a fresh database: \(s.roundRecordsPerSecond.map(rate).joined(separator: "  ")) records/s",
+                "throughput   median \(rate(s.recordsPerSecond)) records/s (min \(rate(s.minRecordsPerSecond)), max \(rate(s.maxRecordsPerSecond))), \(Int(s.commitsPerSecond)) commits/s",
+                "commit       min \(ms(l.min))  p50 \(ms(l.p50))  p90 \(ms(l.p90))  p99 \(ms(l.p99))  p99.9 \(ms(l.p999))  max \(ms(l.max))  (\(l.count) commits)",
+            ]
+            if let raw = s.raw {
+                lines.append("raw floor    median \(rate(raw.recordsPerSecond)) records/s (min \(rate(raw.minRecordsPerSecond)), max \(rate(raw.maxRecordsPerSecond))): plain mdb_put of the same encoded records, no indexes, one transaction")
+                lines.append("ratio        \(String(format: "%.2f", raw.ratio))× raw mdb_put (median over median)")
+            }
+            return lines
         }
     }
 }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Dispatch
 import Foundation
+import Synchronization
 import TweetieSync
 #if canImport(Glibc)
 import Glibc
@@ -10,7 +11,9 @@ struct DemoCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "demo",
         abstract: "Run the live list timeline and render its sections as changesets arrive.",
-        discussion: "The list timeline view model observes the database while a fetcher stores what the source returns; every changeset is applied to the previous sections on screen (rows appear, update and disappear in place) and checked against the new sections. Ends after --ticks fetches or on Ctrl-C, then prints a summary. Without a terminal it prints plain lines.")
+        discussion: """
+            The list timeline view model observes the database while a fetcher stores what the source returns; every changeset is applied to the previous sections and checked against the new sections. On a terminal the timeline is a live screen: section headers and rows redrawn in place at the terminal's size, inserted rows marked +, modified ~, moved >, and a status line with the fetches, the last changeset and the rows; the terminal is restored at the end, on an error and on Ctrl-C or SIGTERM. Piped, with TERM=dumb, or with --log, it prints a log instead: one line per fetch and per changeset, and a line per inserted or modified row. Ends after --ticks fetches or on Ctrl-C (a second Ctrl-C quits at once), then prints a summary.
+            """)
 
     @OptionGroup var database: DatabaseOptions
 
@@ -22,8 +25,8 @@ struct DemoCommand: AsyncParsableCommand {
     @Option(help: "Seconds between fetches.")
     var interval: Double = 1.0
 
-    @Flag(help: "Print plain lines even on a terminal.")
-    var plain = false
+    @Flag(name: [.customLong("log"), .customLong("plain")], help: "Print the log (one line per fetch and changeset) instead of the live screen, even on a terminal.")
+    var log = false
 
     func validate() throws {
         try source.validate(simulatedFlag: nil)
@@ -53,15 +56,41 @@ struct DemoCommand: AsyncParsableCommand {
                 sourceName = "simulated source (seed \(source.seed))"
             }
             let demo = TimelineDemo(list: list, api: api, store: store, reachability: reachability)
-            let renderer = DemoRenderer(interactive: !plain && Terminal.isTerminal(STDOUT_FILENO), title: "\(list.key) — \(sourceName) — \(store.path)")
-            let rendering = Task { for await event in demo.events { renderer.render(event) } }
+            let title = "\(list.key) — \(sourceName) — \(store.path)"
+            let environment = ProcessInfo.processInfo.environment["TERM"]
+            let screen = !log && Terminal.isTerminal(STDOUT_FILENO) && environment != "dumb" ? DemoScreen(title: title, ticks: ticks) : nil
+            let renderer = DemoRenderer(screen: screen)
             let session = Task { try await demo.run(ticks: ticks, interval: .milliseconds(Int(interval * 1000))) }
-            // Ctrl-C stops the session early; the summary still prints.
-            signal(SIGINT, SIG_IGN)
-            let interrupt = DispatchSource.makeSignalSource(signal: SIGINT, queue: .global())
-            interrupt.setEventHandler { session.cancel() }
-            interrupt.resume()
-            defer { interrupt.cancel() }
+            // Ctrl-C or SIGTERM stops the session early; the summary still prints. A second one
+            // quits at once, restoring the terminal first.
+            let stopRequested = StopRequest()
+            let signals = [SIGINT, SIGTERM].map { number in
+                signal(number, SIG_IGN)
+                let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+                source.setEventHandler {
+                    if stopRequested.again() {
+                        screen?.stop()
+                        _exit(128 + number)
+                    }
+                    session.cancel()
+                }
+                source.resume()
+                return source
+            }
+            // A dispatch source must be resumed before it is released: make this one only when used.
+            let resize = screen.map { screen in
+                signal(SIGWINCH, SIG_IGN)
+                let source = DispatchSource.makeSignalSource(signal: SIGWINCH, queue: .global())
+                source.setEventHandler { screen.redraw() }
+                source.resume()
+                return source
+            }
+            defer {
+                for source in signals + (resize.map { [$0] } ?? []) { source.cancel() }
+                screen?.stop()
+            }
+            screen?.start()
+            let rendering = Task { for await event in demo.events { renderer.render(event) } }
             let summary = try await session.value
             _ = await rendering.value
             renderer.finish(summary)
@@ -72,29 +101,36 @@ struct DemoCommand: AsyncParsableCommand {
     }
 }
 
-/// Draws the demo: a live screen on a terminal, plain lines otherwise.
-final class DemoRenderer: @unchecked Sendable {
-    private let interactive: Bool
-    private let title: String
-    private var updates = 0
-    private var lastFetch = ""
+/// Whether a stop was already asked for (by Ctrl-C or SIGTERM).
+private final class StopRequest: Sendable {
+    private let requested = Mutex(false)
 
-    init(interactive: Bool, title: String) {
-        self.interactive = interactive
-        self.title = title
+    /// Records a request; true when one came before.
+    func again() -> Bool {
+        requested.withLock { seen in
+            defer { seen = true }
+            return seen
+        }
+    }
+}
+
+/// Draws the demo: on the live screen when there is one, as log lines otherwise.
+final class DemoRenderer: @unchecked Sendable {
+    private let screen: DemoScreen?
+
+    init(screen: DemoScreen?) {
+        self.screen = screen
     }
 
     func render(_ event: TimelineDemoEvent) {
+        if let screen { return screen.render(event) }
         switch event {
         case .fetched(let tick, let r):
-            lastFetch = "fetch \(tick + 1): \(r.received) received, \(r.inserted) new, \(r.modified) updated, \(r.deleted) deleted"
-            if !interactive { Out.line(lastFetch) }
+            Out.line("fetch \(tick + 1): \(r.received) received, \(r.inserted) new, \(r.modified) updated, \(r.deleted) deleted")
         case .failed(let tick, let message):
-            lastFetch = "fetch \(tick + 1) failed: \(message)"
-            if !interactive { Out.line(lastFetch) }
+            Out.line("fetch \(tick + 1) failed: \(message)")
         case .update(let update):
-            updates += 1
-            interactive ? draw(update) : printLines(update)
+            printLines(update)
         }
     }
 
@@ -113,31 +149,9 @@ final class DemoRenderer: @unchecked Sendable {
         }
     }
 
-    private func draw(_ u: TimelineDemoUpdate) {
-        let width = Terminal.width
-        var height = 24
-        var size = winsize()
-        if ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_row > 0 { height = Int(size.ws_row) }
-        var screen = "\u{1B}[H\u{1B}[2J\u{1B}[1m\(title.prefix(width))\u{1B}[0m\n"
-        screen += "\(lastFetch) | update \(updates), sequence \(u.sequence), \(u.appliedExactly ? "changeset applied exactly" : "\u{1B}[31mMISMATCH\u{1B}[0m")\n"
-        var lines = 2
-        outer: for section in u.sections {
-            guard lines < height - 2 else { break }
-            screen += "\u{1B}[4m\(section.title)\u{1B}[0m\n"
-            lines += 1
-            for row in section.rows {
-                guard lines < height - 2 else { break outer }
-                let (mark, color) = u.insertedIds.contains(row.id) ? ("+", "32") : u.modifiedIds.contains(row.id) ? ("~", "33") : u.movedIds.contains(row.id) ? (">", "36") : (" ", "0")
-                let text = "\(mark) \(row.relativeTime.padding(toLength: 6, withPad: " ", startingAt: 0)) \(row.handle) \(row.text.replacingOccurrences(of: "\n", with: " "))"
-                screen += "\u{1B}[\(color)m\(text.prefix(width - 1))\u{1B}[0m\n"
-                lines += 1
-            }
-        }
-        Out.write(screen)
-    }
-
+    /// Leaves the screen (if any) and prints the summary.
     func finish(_ s: TimelineDemoSummary) {
-        if interactive { Out.line() }
+        screen?.stop()
         Out.line("summary: \(s.ticks) fetches; \(s.tweetsStored) tweets stored (\(s.listTweets) in the list); \(s.commits) commits")
         Out.line("  fetched: \(s.ingested.inserted) inserted, \(s.ingested.modified) modified, \(s.ingested.deleted) deleted, \(s.ingested.unchanged) unchanged")
         Out.line("  changesets: \(s.changesets) delivered (\(s.rowsInserted) rows inserted, \(s.rowsModified) modified, \(s.rowsDeleted) deleted, \(s.rowsMoved) moved); \(s.inexactChangesets == 0 ? "every one applied exactly" : "\(s.inexactChangesets) did not apply exactly")")

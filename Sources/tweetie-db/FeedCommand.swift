@@ -7,7 +7,11 @@ struct FeedCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "feed",
         abstract: "Stream a view model's sections and changesets as NDJSON for renderers.",
-        discussion: "The first line is a snapshot of the sections with full rows; with --follow, one line follows per change committed by any process. The format is specified in schemas/tweetie-feed.schema.json.",
+        discussion: """
+            The first line is a snapshot of the sections with full rows; with --follow, a change line follows whenever commits by any process change the feed. Changes coalesce: one line may carry several commits, so sequence numbers may skip, but they strictly increase within one stream. The format is version 2 of schemas/tweetie-feed.schema.json: every line has "version":2, and row ids are decimal strings (tweet ids exceed 2^53, which JavaScript's JSON.parse rounds).
+
+            Sections: list and person with --sections day, one per UTC day (key yyyy-MM-dd), newest day first, rows newest first; with --sections none, and for people (rows by username), one section keyed "all". An empty feed is "sections":[]; a section appears by a section insertion with all its rows (never by row insertions into it) and goes by a section deletion. Relative times are computed against --now, fixed while the feed runs: two runs print the same rows only with the same --now.
+            """,
         subcommands: [List.self, Person.self, People.self])
 
     struct Options: ParsableArguments {

@@ -18,12 +18,22 @@ struct SyncCommand: AsyncParsableCommand {
     @Option(help: "How many steps the simulated source advances, fetching after each.")
     var ticks: Int = 10
 
+    @Option(name: .customLong("record-api-cache"),
+            help: ArgumentHelp("Also write every response the source returns into DIR, under the book's API cache names, for a later --api-cache DIR.",
+                               discussion: "With --simulated the run also pages back to the oldest tweet (max_id pages) and fetches every member's user timeline, so the cache holds what a replay reads. Deletions are not recorded (a REST cache has no place for them).",
+                               valueName: "DIR"))
+    var recordAPICache: String?
+
     @Option(help: "The output format: table or json.")
     var format: StatsCommand.StatsFormat = .table
 
     func validate() throws {
         try source.validate(simulatedFlag: simulated)
         guard ticks >= 0 else { throw ValidationError("--ticks must not be negative.") }
+        if let recordAPICache, let apiCache = source.apiCache,
+           URL(fileURLWithPath: recordAPICache).standardizedFileURL == URL(fileURLWithPath: apiCache).standardizedFileURL {
+            throw ValidationError("--record-api-cache must name another directory than --api-cache (it would rewrite the files it reads).")
+        }
     }
 
     func run() async throws {
@@ -31,13 +41,14 @@ struct SyncCommand: AsyncParsableCommand {
             let store = try database.openForWriting()
             defer { store.close() }
             let list = source.listIdentifier
+            let recording = recordAPICache.map { URL(fileURLWithPath: $0, isDirectory: true) }
             let summary: SyncSummary
             if let apiCache = source.apiCache {
-                summary = try await TimelineSync.fromCache(directory: URL(fileURLWithPath: apiCache), list: list, into: store)
+                summary = try await TimelineSync.fromCache(directory: URL(fileURLWithPath: apiCache), list: list, recording: recording, into: store)
             } else if simulated {
-                summary = try await TimelineSync.simulated(seed: source.seed, ticks: ticks, into: store)
+                summary = try await TimelineSync.simulated(seed: source.seed, ticks: ticks, recording: recording, into: store)
             } else {
-                summary = try await TimelineSync.live(credentials: TimelineSync.credentialsFromEnvironment()!, list: list, into: store)
+                summary = try await TimelineSync.live(credentials: TimelineSync.credentialsFromEnvironment()!, list: list, recording: recording, into: store)
             }
             if format == .json {
                 Out.line(String(decoding: try RecordJSON.encoder().encode(summary), as: UTF8.self))

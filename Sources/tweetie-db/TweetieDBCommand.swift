@@ -33,7 +33,10 @@ struct TweetieDBCommand: AsyncParsableCommand {
             handler.logLevel = level
             return handler
         }
+        Out.checkFinalFlush()
+        InterruptCleanup.install()
         do {
+            try PathCheck.validateArgumentsAreUTF8()
             var command = try parseAsRoot()
             if var asyncCommand = command as? any AsyncParsableCommand {
                 try await asyncCommand.run()

@@ -41,10 +41,13 @@ struct VerifyCommand: ParsableCommand {
 
     /// Runs `tweetie-db verify --in-process` on the same database, passing its output through, and
     /// turns a death by signal into a one-sentence corruption report.
+    ///
+    /// The child is started with `posix_spawn` and waited for with `waitpid` on this thread:
+    /// Foundation's `Process` needs extra threads (which hang under a tight `ulimit -v`) and
+    /// file-descriptor actions that fail under a small `ulimit -n`.
     private func runInChild() throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
-        process.arguments = ["verify", "--in-process", "--db", database.resolvedPath]
+        let path = database.resolvedPath
+        let executable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().path
         var environment = ProcessInfo.processInfo.environment
         environment["SWIFT_BACKTRACE"] = "enable=no"
         // Under a sanitizer build, let a crash end the child by its signal, as it does normally.
@@ -52,24 +55,49 @@ struct VerifyCommand: ParsableCommand {
             let options = environment[variable].map { $0 + ":" } ?? ""
             environment[variable] = options + "handle_segv=0:handle_sigbus=0:handle_abort=0:handle_sigill=0"
         }
-        process.environment = environment
-        do {
-            try process.run()
-        } catch {
-            Out.error("Error: verify cannot start its checking process: \(error.localizedDescription)")
+        let arguments = [executable, "verify", "--in-process", "--db", path]
+        let variables = environment.map { "\($0.key)=\($0.value)" }
+        var pid = pid_t()
+        let code = withCStrings(arguments) { argv in
+            withCStrings(variables) { envp in posix_spawn(&pid, executable, nil, nil, argv, envp) }
+        }
+        guard code == 0 else {
+            Out.error("Error: verify cannot start its checking process (\(executable)): \(String(cString: strerror(code))) (errno \(code))")
             throw ExitCode(2)
         }
-        process.waitUntilExit()
-        switch process.terminationReason {
-        case .exit:
-            if process.terminationStatus != 0 { throw ExitCode(process.terminationStatus) }
-        case .uncaughtSignal:
-            let signal = process.terminationStatus
-            let name = [SIGSEGV: "SIGSEGV", SIGBUS: "SIGBUS", SIGABRT: "SIGABRT", SIGILL: "SIGILL", SIGFPE: "SIGFPE", SIGTRAP: "SIGTRAP"][signal] ?? "signal \(signal)"
-            Out.error("Error: \(database.resolvedPath) is corrupt: reading it crashed the checking process (\(name)), which LMDB does on a damaged page; restore the database from a backup (tweetie-db backup)")
-            throw ExitCode(1)
-        @unknown default:
-            throw ExitCode(1)
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 {
+            guard errno == EINTR else {
+                Out.error("Error: verify lost its checking process: \(String(cString: strerror(errno)))")
+                throw ExitCode(2)
+            }
         }
+        let signal = status & 0x7F
+        if signal == 0 {
+            let exitStatus = (status >> 8) & 0xFF
+            if exitStatus != 0 { throw ExitCode(exitStatus) }
+            return
+        }
+        let name = [SIGSEGV: "SIGSEGV", SIGBUS: "SIGBUS", SIGABRT: "SIGABRT", SIGILL: "SIGILL", SIGFPE: "SIGFPE", SIGTRAP: "SIGTRAP", SIGKILL: "SIGKILL"][signal] ?? "signal \(signal)"
+        var fs = statvfs()
+        let free = statvfs(path, &fs) == 0 ? Int(fs.f_bavail) * Int(fs.f_frsize) : nil
+        if signal == SIGBUS, let free, free < 1 << 20 {
+            // A write through a memory map of a full file system ends in SIGBUS: that is the disk.
+            Out.error("Error: the checking process of \(path) crashed (SIGBUS) while its file system is full (\(free) bytes free); this is a full disk, not proof of corruption: free some space and run verify again")
+            throw ExitCode(2)
+        }
+        if signal == SIGKILL {
+            Out.error("Error: the checking process of \(path) was killed (SIGKILL), perhaps for lack of memory; nothing was concluded: run verify again")
+            throw ExitCode(2)
+        }
+        Out.error("Error: \(path) is corrupt: reading it crashed the checking process (\(name)), which LMDB does on a damaged page; restore the database from a backup (tweetie-db backup)")
+        throw ExitCode(1)
     }
+}
+
+/// Calls `body` with a NULL-terminated C array of the strings, valid only during the call.
+private func withCStrings<T>(_ strings: [String], _ body: ([UnsafeMutablePointer<CChar>?]) -> T) -> T {
+    let pointers = strings.map { strdup($0) } + [nil]
+    defer { for pointer in pointers { free(pointer) } }
+    return body(pointers)
 }

@@ -61,20 +61,12 @@ struct CrashCommand: ParsableCommand {
         harness.run(trials: trials)
         let summary = harness.summary
         let elapsed = Date().timeIntervalSince(started)
-        switch format {
-        case .json:
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.sortedKeys]
-            Out.line(String(decoding: try encoder.encode(summary), as: UTF8.self))
-        case .text:
-            Out.line("crash [\(summary.durability)]: \(summary.trials) trials in \(String(format: "%.1f", elapsed)) s, \(summary.freshDatabases) fresh databases")
-            Out.line("  kills: \(summary.writerKills) writers, \(summary.readerKills) readers, \(summary.feedKills) feeds, \(summary.observerKills) observers")
-            Out.line("  acked transactions checked: \(summary.ackedTransactionsChecked); in-flight at kill: \(summary.inFlightPresent) committed in full, \(summary.inFlightAbsent) absent in full")
-            Out.line("  stale reader slots cleared: \(summary.staleReaderSlotsCleared); creations interrupted before the first commit: \(summary.interruptedCreations)")
-            Out.line("  final database: \(summary.finalRecords) records, change-log sequence \(summary.finalSequence)")
-            Out.line("  failures: \(summary.failures.count)")
-            for failure in summary.failures { Out.line("    \(failure)") }
-        }
-        if !summary.failures.isEmpty { throw ExitCode(1) }
+        try format.report(summary, failures: summary.failures) { [
+            "crash [\(summary.durability)]: \(summary.trials) trials in \(String(format: "%.1f", elapsed)) s, \(summary.freshDatabases) fresh databases",
+            "  kills: \(summary.writerKills) writers, \(summary.readerKills) readers, \(summary.feedKills) feeds, \(summary.observerKills) observers",
+            "  acked transactions checked: \(summary.ackedTransactionsChecked); in-flight at kill: \(summary.inFlightPresent) committed in full, \(summary.inFlightAbsent) absent in full",
+            "  stale reader slots cleared: \(summary.staleReaderSlotsCleared); creations interrupted before the first commit: \(summary.interruptedCreations)",
+            "  final database: \(summary.finalRecords) records, change-log sequence \(summary.finalSequence)",
+        ] }
     }
 }

@@ -6,6 +6,6 @@ struct TortureCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "tweetie-torture",
         abstract: "Crash-safety and multi-process stress harnesses for TweetieDB.",
-        discussion: "'crash' and 'stress' run the checks; 'writer', 'reader' and 'observer' are the processes they start.",
-        subcommands: [CrashCommand.self, StressCommand.self, WriterCommand.self, ReaderCommand.self, ObserverCommand.self])
+        discussion: "'crash', 'stress', 'backup-kill' and 'full-disk' run the checks; 'writer', 'reader' and 'observer' are the processes they start.",
+        subcommands: [CrashCommand.self, StressCommand.self, BackupKillCommand.self, FullDiskCommand.self, WriterCommand.self, ReaderCommand.self, ObserverCommand.self])
 }

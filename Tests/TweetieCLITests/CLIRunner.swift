@@ -23,7 +23,8 @@ struct CLI {
 
     /// Runs `tweetie-db arguments…` to completion (bounded by `timeout` seconds) with optional stdin.
     @discardableResult
-    static func run(_ arguments: [String], stdin: Data? = nil, environment: [String: String] = [:], timeout: Double = 120) throws -> Result {
+    static func run(_ arguments: [String], stdin: Data? = nil, environment: [String: String] = [:], timeout: Double = 120,
+                    executable: URL = CLI.executable) throws -> Result {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments

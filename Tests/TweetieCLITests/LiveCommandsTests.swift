@@ -5,11 +5,13 @@ import Testing
 @Suite("tweetie-db sync, feed and demo")
 struct LiveCommandsTests {
     static var fixtures: String? {
-        guard let path = ProcessInfo.processInfo.environment["TWEETIE_FIXTURES"], FileManager.default.fileExists(atPath: path) else { return nil }
+        guard let path = ProcessInfo.processInfo.environment["TWEETIE_FIXTURES"], !path.isEmpty else { return nil }
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue else { return nil }
         return path
     }
 
-    @Test(.enabled(if: fixtures != nil, "TWEETIE_FIXTURES is not set: the captured API responses are needed"))
+    @Test(.enabled(if: fixtures != nil, "real captures not used: TWEETIE_FIXTURES does not name an existing folder (make test sets it when ../shared/fixtures/twitter-api-v1.1 exists)"))
     func syncFromTheCapturedAPICacheStoresEverything() throws {
         let db = TemporaryDatabase()
         defer { db.remove() }

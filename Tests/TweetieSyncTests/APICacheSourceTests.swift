@@ -103,3 +103,77 @@ final class TemporaryDirectory {
 
     deinit { try? FileManager.default.removeItem(at: url) }
 }
+
+/// API-cache files are read only when they are regular files within the size limit, and
+/// undecodable elements are logged as one bounded line (issue 21, item 13).
+@Suite("APICacheSource refuses what is not a small regular file")
+struct APICacheSourceHostileFileTests {
+    static let list = ListIdentifier(username: "icanzilb", slug: "RxSwift")
+    static let name = "lists/statuses.json-owner_screen_name-icanzilb-slug-RxSwift"
+
+    /// The reason `timeline(of:)` gives for the file prepared by `prepare` at the list timeline's name.
+    static func refusal(maximumFileSize: Int = APICacheSource.defaultMaximumFileSize,
+                        _ prepare: (_ path: String) throws -> Void) async throws -> String {
+        let directory = try TemporaryDirectory()
+        let path = directory.url.appendingPathComponent(name).path
+        try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        try prepare(path)
+        let source = APICacheSource(directory: directory.url, maximumFileSize: maximumFileSize)
+        let error = try await #require(throws: TwitterAPIError.self) {
+            try await source.timeline(of: list, cursor: TimelineCursor())
+        }
+        guard case .unreadableFile(let file, let reason) = error else { Issue.record("unexpected \(error)"); return "" }
+        #expect(file == path)
+        #expect(error.description.contains(name))
+        return reason
+    }
+
+    @Test func aFIFOIsRefusedWithoutWaitingForAWriter() async throws {
+        let reason = try await Self.refusal { path in #expect(mkfifo(path, 0o600) == 0) }
+        #expect(reason == "it is a FIFO (named pipe), not a regular file; the API cache reads only regular files")
+    }
+
+    @Test func aDirectoryIsRefused() async throws {
+        let reason = try await Self.refusal { path in try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: false) }
+        #expect(reason.hasPrefix("it is a directory, not a regular file"))
+    }
+
+    @Test func aDeviceBehindASymbolicLinkIsRefused() async throws {
+        let reason = try await Self.refusal { path in try FileManager.default.createSymbolicLink(atPath: path, withDestinationPath: "/dev/zero") }
+        #expect(reason.hasPrefix("it is a character device, not a regular file"))
+    }
+
+    @Test func aFileOverTheLimitIsRefusedBeforeItIsRead() async throws {
+        // A sparse file one byte over the default limit: refused from its size, nothing read.
+        let reason = try await Self.refusal { path in
+            #expect(FileManager.default.createFile(atPath: path, contents: nil))
+            #expect(truncate(path, off_t(APICacheSource.defaultMaximumFileSize + 1)) == 0)
+        }
+        #expect(reason == "it is 33554433 bytes, more than the 32 MiB an API cache file may hold")
+        let small = try await Self.refusal(maximumFileSize: 2) { path in try Data("[] ".utf8).write(to: URL(fileURLWithPath: path)) }
+        #expect(small == "it is 3 bytes, more than the 2 bytes an API cache file may hold")
+    }
+
+    @Test func aFileAtTheLimitIsRead() async throws {
+        let directory = try TemporaryDirectory()
+        try directory.write(Data("[]".utf8), to: Self.name)
+        let page = try await APICacheSource(directory: directory.url, maximumFileSize: 2).timeline(of: Self.list, cursor: TimelineCursor())
+        #expect(page.tweets.isEmpty && page.dropped.isEmpty)
+    }
+
+    @Test func undecodableElementsAreLoggedAsOneBoundedLine() async throws {
+        let directory = try TemporaryDirectory()
+        let junk = String(repeating: "x", count: 5000)
+        let elements = ["{\"id\": \"\(junk)\"}"] + (0..<10_000).map(String.init)
+        try directory.write(Data(("[" + elements.joined(separator: ",") + "]").utf8), to: Self.name)
+        let (logger, log) = CapturingLogHandler.make()
+        let page = try await APICacheSource(directory: directory.url, logger: logger).timeline(of: Self.list, cursor: TimelineCursor())
+        #expect(page.dropped.count == 10_001)
+        let warnings = log.messages.filter { $0.level == .warning }
+        #expect(warnings.count == 1)
+        let line = warnings.map { "\($0.message) \($0.metadata)" }.joined()
+        #expect(line.contains("10001 of 10001 elements did not decode: element 0"))
+        #expect(line.contains("and 9998 more"))
+        #expect(line.count < 1000, "\(line.count) characters")
+    }
+}

@@ -1,17 +1,31 @@
 import Foundation
 
-/// Where the captured Twitter responses are: the folder named by `TWEETIE_FIXTURES`.
+/// Where the real captures of the book's API cache are: the folder named by `TWEETIE_FIXTURES`.
+///
+/// They are an extra layer over the project's own fixtures (``ProjectFixtures``): the tests that
+/// read them run only when the variable names an existing folder, and are skipped otherwise with
+/// one line saying why.
 enum Fixtures {
     static let variable = "TWEETIE_FIXTURES"
-    static let disabledReason: Comment =
-        "TWEETIE_FIXTURES is not set: point it at shared/fixtures/twitter-api-v1.1 to run the fixture tests"
 
+    /// The folder, when `TWEETIE_FIXTURES` names an existing one.
     static var directory: URL? {
         guard let path = ProcessInfo.processInfo.environment[variable], !path.isEmpty else { return nil }
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue else { return nil }
         return URL(fileURLWithPath: path, isDirectory: true)
     }
 
     static var isAvailable: Bool { directory != nil }
+
+    /// Why the real-capture tests are skipped, in one line.
+    static var disabledReason: Comment {
+        let path = ProcessInfo.processInfo.environment[variable] ?? ""
+        if path.isEmpty {
+            return "real captures not used: TWEETIE_FIXTURES is not set (make test sets it when ../shared/fixtures/twitter-api-v1.1 exists)"
+        }
+        return Comment(rawValue: "real captures not used: TWEETIE_FIXTURES=\(path) is not an existing folder")
+    }
 
     static let listTimelineFile = "lists/statuses.json-owner_screen_name-icanzilb-slug-RxSwift"
     static let nextPageFile =

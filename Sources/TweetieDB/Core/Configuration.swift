@@ -86,6 +86,17 @@ public struct Configuration: Sendable, Hashable {
     /// ```
     public var createDirectory: Bool = true
 
+    /// Creates `data.mdb` when the directory has none, or only an empty or incomplete one (an
+    /// interrupted creation, which is discarded). Default: `true` (ignored when read-only).
+    ///
+    /// When `false`, opening refuses such a directory and creates nothing: what a command that
+    /// only reads needs, even when it opens the database for writing.
+    ///
+    /// ```swift
+    /// configuration.createDatabase = false   // open an existing database or fail
+    /// ```
+    public var createDatabase: Bool = true
+
     /// Creates a configuration with every property at its documented default.
     ///
     /// ```swift

@@ -1,5 +1,8 @@
 import Foundation
 import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// An open LMDB environment: one directory holding `data.mdb` and `lock.mdb`.
 ///
@@ -31,6 +34,17 @@ public final class Environment: @unchecked Sendable {
     /// print(env.configuration.durability)
     /// ```
     public let configuration: Configuration
+
+    /// Why this read-only environment reads without LMDB's lock file (`MDB_NOLOCK`), or `nil`
+    /// when it uses the lock file as usual.
+    ///
+    /// It happens only when the lock file cannot be written and no writer can run: a read-only
+    /// file system, or a `data.mdb` that is immutable or has no write permission for anyone.
+    ///
+    /// ```swift
+    /// if let reason = env.withoutLockFile { print("reading without the lock file: \(reason)") }
+    /// ```
+    public let withoutLockFile: String?
 
     let handle: LMDB.EnvironmentHandle
     /// Every transaction holds this shared; resizing the map takes it exclusively, because
@@ -73,17 +87,22 @@ public final class Environment: @unchecked Sendable {
     public static func open(at path: String, configuration: Configuration = Configuration()) throws(DatabaseError) -> Environment {
         try validate(configuration, path: path)
         let fileManager = FileManager.default
-        var isDirectory: ObjCBool = false
-        if !fileManager.fileExists(atPath: path, isDirectory: &isDirectory) {
-            guard configuration.createDirectory, !configuration.readOnly else {
-                throw DatabaseError(.system(ENOENT), operation: "open", path: path, message: "the database directory does not exist")
+        var status = stat()
+        if stat(path, &status) != 0 {
+            let code = errno
+            guard code == ENOENT else {
+                throw DatabaseError(.system(code), operation: "open", path: path,
+                                    message: (code == EACCES ? "permission denied: " : "") + "cannot reach the database directory: \(String(cString: strerror(code))) (errno \(code)); this process runs as uid \(geteuid())")
+            }
+            guard configuration.createDirectory, configuration.createDatabase, !configuration.readOnly else {
+                throw DatabaseError(.system(ENOENT), operation: "open", path: path, message: "the database directory does not exist (nothing was created)")
             }
             do {
                 try fileManager.createDirectory(atPath: path, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
             } catch {
                 throw DatabaseError(.system(EACCES), operation: "open", path: path, message: "cannot create the database directory: \(error.localizedDescription)")
             }
-        } else if !isDirectory.boolValue {
+        } else if status.st_mode & S_IFMT != S_IFDIR {
             throw DatabaseError(.notADatabase, operation: "open", path: path, message: "the path is a file, not a database directory")
         }
         let canonical = URL(fileURLWithPath: path).resolvingSymlinksInPath().standardizedFileURL.path
@@ -129,7 +148,11 @@ public final class Environment: @unchecked Sendable {
         let fileManager = FileManager.default
         let dataPath = path + "/data.mdb", lockPath = path + "/lock.mdb"
         let dataExisted = fileManager.fileExists(atPath: dataPath), lockExisted = fileManager.fileExists(atPath: lockPath)
+        var withoutLockFile: String?
         do {
+            try Environment.prepareDataFile(path: path, configuration: configuration)
+            withoutLockFile = try Environment.prepareLockFile(path: path, configuration: configuration)
+            if withoutLockFile != nil { flags.insert(.noLock) }
             try LMDB.check(LMDB.setMapSize(handle, configuration.mapSize), "mdb_env_set_mapsize", path: path)
             try LMDB.check(LMDB.setMaxDatabases(handle, configuration.maxDatabases), "mdb_env_set_maxdbs", path: path)
             try LMDB.check(LMDB.setMaxReaders(handle, configuration.maxReaders), "mdb_env_set_maxreaders", path: path)
@@ -145,13 +168,16 @@ public final class Environment: @unchecked Sendable {
             // Leave the directory as it was: remove the lock file (and an empty data file) this
             // failed open created.
             if !lockExisted { try? fileManager.removeItem(atPath: lockPath) }
-            if !dataExisted, (try? fileManager.attributesOfItem(atPath: dataPath)[.size] as? Int) == 0 {
+            // A creation cut short (a full disk) must not leave a data.mdb every later open refuses.
+            if !dataExisted, let state = try? Environment.dataFileState(path: path), state != .present, state != .absent {
                 try? fileManager.removeItem(atPath: dataPath)
             }
             throw Environment.explainOpenFailure(error, path: path)
         }
+        if !dataExisted { Environment.giveToDirectoryOwner(dataPath, directory: path) }
+        self.withoutLockFile = withoutLockFile
         self.handle = handle
-        self.writerThread = WriterThread(name: "TweetieDB writer")
+        self.writerThread = WriterThread()
         _ = LMDB.readerCheck(handle)
         // The file may be larger than the configured size (another process grew it): adopt it.
         let info = LMDB.info(handle)
@@ -190,8 +216,20 @@ public final class Environment: @unchecked Sendable {
             error.message = "data.mdb is not a valid LMDB file (MDB_INVALID: File is not a valid LMDB file)"
         case .versionMismatch:
             error.message = "the database was written by an incompatible LMDB version (MDB_VERSION_MISMATCH)"
-        case .system(EACCES), .system(EPERM), .system(EROFS):
-            error.message = "permission denied: \(error.message); open it read-only or fix the directory's permissions"
+        case .system(EACCES), .system(EPERM), .system(EROFS), .system(EMFILE), .system(ENFILE):
+            guard !error.message.hasPrefix("permission denied"), !error.message.hasPrefix("read-only"), !error.message.hasPrefix("cannot open") else { break }
+            guard case .system(let code) = error.code else { break }
+            error = fileError(code, file: "data.mdb", operation: error.operation, path: path, purpose: "for reading and writing")
+            if code != EMFILE, code != ENFILE { error.message += "; open it read-only or fix the permissions" }
+        case .system(ENOMEM):
+            var limit = rlimit()
+            getrlimit(Int32(RLIMIT_AS.rawValue), &limit)
+            let addressSpace = limit.rlim_cur == rlim_t.max ? "" : "; the address-space limit (ulimit -v) is \(limit.rlim_cur / 1024) KiB: raise it"
+            error.message = "cannot map the database: out of memory or address space (\(error.message))\(addressSpace)"
+        case .system(ENOSPC), .system(EDQUOT):
+            guard !error.message.hasPrefix("no space left") else { break }
+            error.code = .system(ENOSPC)
+            error.message = "no space left on device while creating or opening the database (\(error.message)); nothing was kept: free some space and retry"
         default:
             break
         }
@@ -312,12 +350,10 @@ public final class Environment: @unchecked Sendable {
     public func write<T: Sendable>(_ body: @escaping @Sendable (WriteTransaction) throws -> T) async throws -> T {
         try Task.checkCancellation()
         return try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
-            let accepted = writerThread.enqueue {
+            let outcome = writerThread.enqueue {
                 continuation.resume(with: Result { try self.withWriteTransaction { tx in try body(tx) } })
             }
-            if !accepted {
-                continuation.resume(throwing: DatabaseError(.environmentClosed, operation: "write", path: path, message: "the environment is closed"))
-            }
+            if let error = writerThreadError(outcome) { continuation.resume(throwing: error) }
         }
     }
 
@@ -325,10 +361,24 @@ public final class Environment: @unchecked Sendable {
     /// serialize its own write bookkeeping with the environment's writes).
     func onWriterThread<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
-            let accepted = writerThread.enqueue { continuation.resume(with: Result { try body() }) }
-            if !accepted {
-                continuation.resume(throwing: DatabaseError(.environmentClosed, operation: "write", path: path, message: "the environment is closed"))
-            }
+            let outcome = writerThread.enqueue { continuation.resume(with: Result { try body() }) }
+            if let error = writerThreadError(outcome) { continuation.resume(throwing: error) }
+        }
+    }
+
+    /// The error for a job the writer thread did not take, or `nil` when it took it.
+    private func writerThreadError(_ outcome: WriterThread.Outcome) -> DatabaseError? {
+        switch outcome {
+        case .accepted:
+            return nil
+        case .stopped:
+            return DatabaseError(.environmentClosed, operation: "write", path: path, message: "the environment is closed")
+        case .threadFailed(let code):
+            var limit = rlimit()
+            getrlimit(Int32(RLIMIT_AS.rawValue), &limit)
+            let addressSpace = limit.rlim_cur == rlim_t.max ? "" : " (the address-space limit, ulimit -v, is \(limit.rlim_cur / 1024) KiB: raise it)"
+            return DatabaseError(.system(code), operation: "write", path: path,
+                                 message: "cannot start the writer thread: \(String(cString: strerror(code))) (errno \(code)); the process is out of memory, address space or threads\(addressSpace)")
         }
     }
 
@@ -548,28 +598,81 @@ public final class Environment: @unchecked Sendable {
     }
 
     /// Writes a consistent copy of the environment to `directory` while readers and writers keep
-    /// working (`mdb_env_copy2`); compacted (free pages omitted, pages renumbered) by default.
+    /// working (`mdb_env_copyfd2`); compacted (free pages omitted, pages renumbered) by default.
     ///
-    /// The directory is created when missing and must not already hold a `data.mdb`.
+    /// The directory is created (0700) when missing and must not already hold a `data.mdb`. The
+    /// copy is written to ``temporaryCopyName`` in `directory`, created 0600 whatever the umask,
+    /// flushed to disk (file and directory) and only then renamed to `data.mdb`: a copy that fails
+    /// (a full disk) or is killed never leaves a `data.mdb` behind. On failure the temporary file
+    /// and any directory the copy created are removed.
     ///
     /// ```swift
     /// try env.copy(to: "/backups/tweetie-2026-11-21")
     /// ```
     public func copy(to directory: String, compact: Bool = true) throws(DatabaseError) {
+        func failure(_ code: DatabaseError.Code, _ message: String) -> DatabaseError {
+            DatabaseError(code, operation: "mdb_env_copyfd2", path: directory, message: message)
+        }
+        func systemFailure(_ what: String) -> DatabaseError {
+            let code = errno
+            return failure(.system(code), "\(what): \(String(cString: strerror(code)))")
+        }
         let fileManager = FileManager.default
         if fileManager.fileExists(atPath: directory + "/data.mdb") {
-            throw DatabaseError(.invalidArgument, operation: "mdb_env_copy2", path: directory, message: "the destination already holds a database (data.mdb); choose an empty directory")
+            throw failure(.invalidArgument, "the destination already holds a database (data.mdb); choose an empty directory")
+        }
+        guard !isClosed else {
+            throw DatabaseError(.environmentClosed, operation: "mdb_env_copyfd2", path: path, message: "the environment is closed")
+        }
+        // The directories this copy creates, innermost first: removed again if the copy fails.
+        var created: [String] = []
+        var missing = directory
+        while !missing.isEmpty, missing != "/", !fileManager.fileExists(atPath: missing) {
+            created.append(missing)
+            missing = (missing as NSString).deletingLastPathComponent
+        }
+        var descriptor: Int32 = -1
+        let temporary = directory + "/" + Environment.temporaryCopyName
+        var renamed = false
+        defer {
+            if descriptor >= 0 { Glibc.close(descriptor) }
+            if !renamed {
+                unlink(temporary)
+                for path in created { rmdir(path) }
+            }
         }
         do {
             try fileManager.createDirectory(atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         } catch {
-            throw DatabaseError(.system(EACCES), operation: "mdb_env_copy2", path: directory, message: "cannot create the destination directory: \(error.localizedDescription)")
+            throw failure(.system(EACCES), "cannot create the destination directory: \(error.localizedDescription)")
         }
-        guard !isClosed else {
-            throw DatabaseError(.environmentClosed, operation: "mdb_env_copy2", path: path, message: "the environment is closed")
+        if created.first == directory, chmod(directory, 0o700) != 0 { throw systemFailure("cannot make the destination directory private") }
+        descriptor = Glibc.open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else { throw systemFailure("cannot create \(temporary)") }
+        guard fchmod(descriptor, 0o600) == 0 else { throw systemFailure("cannot make \(temporary) private") }
+        try LMDB.check(LMDB.copy(handle, to: descriptor, compact: compact), "mdb_env_copyfd2", path: directory)
+        guard fsync(descriptor) == 0 else { throw systemFailure("cannot flush the copy to disk") }
+        let closed = Glibc.close(descriptor)
+        descriptor = -1
+        guard closed == 0 else { throw systemFailure("cannot finish writing the copy") }
+        guard rename(temporary, directory + "/data.mdb") == 0 else { throw systemFailure("cannot rename the finished copy to data.mdb") }
+        renamed = true
+        // Make the rename (and a directory created here) durable too.
+        for path in [directory] + created.prefix(1).map({ ($0 as NSString).deletingLastPathComponent }) {
+            let fd = Glibc.open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+            guard fd >= 0 else { continue }
+            _ = fsync(fd)
+            Glibc.close(fd)
         }
-        try LMDB.check(LMDB.copy(handle, to: directory, compact: compact), "mdb_env_copy2", path: directory)
     }
+
+    /// The name, in the destination directory, that ``copy(to:compact:)`` writes to before
+    /// renaming the finished copy to `data.mdb`: `data.mdb.partial-PID`.
+    ///
+    /// ```swift
+    /// let leftover = "/backups/b/" + Environment.temporaryCopyName
+    /// ```
+    public static var temporaryCopyName: String { "data.mdb.partial-\(getpid())" }
 }
 
 /// A snapshot of an environment's size and activity.

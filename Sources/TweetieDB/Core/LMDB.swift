@@ -45,6 +45,7 @@ enum LMDB {
         static let noSync = OpenFlags(rawValue: UInt32(MDB_NOSYNC))
         static let noMetaSync = OpenFlags(rawValue: UInt32(MDB_NOMETASYNC))
         static let readOnly = OpenFlags(rawValue: UInt32(MDB_RDONLY))
+        static let noLock = OpenFlags(rawValue: UInt32(MDB_NOLOCK))
         static let noReadAhead = OpenFlags(rawValue: UInt32(MDB_NORDAHEAD))
     }
 
@@ -145,8 +146,8 @@ enum LMDB {
         return Int(stat.ms_psize)
     }
 
-    static func copy(_ env: EnvironmentHandle, to path: String, compact: Bool) -> Int32 {
-        mdb_env_copy2(env, path, compact ? UInt32(MDB_CP_COMPACT) : 0)
+    static func copy(_ env: EnvironmentHandle, to fileDescriptor: Int32, compact: Bool) -> Int32 {
+        mdb_env_copyfd2(env, fileDescriptor, compact ? UInt32(MDB_CP_COMPACT) : 0)
     }
 
     // MARK: Transactions

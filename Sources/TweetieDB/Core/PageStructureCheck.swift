@@ -172,8 +172,8 @@ final class PageStructureCheck {
         let fd = open(dataPath, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else {
             let code = errno
-            throw DatabaseError(.system(code), operation: "page check", path: dataPath,
-                                message: "cannot open data.mdb to check its pages: \(String(cString: strerror(code))) (errno \(code))")
+            throw Environment.fileError(code, file: "data.mdb", operation: "page check",
+                                        path: (dataPath as NSString).deletingLastPathComponent, purpose: "to check its pages")
         }
         defer { close(fd) }
         var status = stat()

@@ -54,11 +54,14 @@ final class CommitNotifier: @unchecked Sendable {
     }
 
     /// A notifier for the database in `directory`; `newestSnapshot` is polled (see ``Paths``).
-    init(directory: String, paths: Paths = Paths(), newestSnapshot: @escaping @Sendable () -> Int = { 0 }) {
+    /// The notification file is created when `create` is set: a store opened read-only never
+    /// commits, so it does not create the file.
+    init(directory: String, create: Bool = true, paths: Paths = Paths(),
+         newestSnapshot: @escaping @Sendable () -> Int = { 0 }) {
         notifyPath = directory + "/changes.notify"
         self.paths = paths
         self.newestSnapshot = newestSnapshot
-        fileDescriptor = Glibc.open(notifyPath, O_WRONLY | O_CREAT | O_CLOEXEC, 0o600)
+        fileDescriptor = Glibc.open(notifyPath, O_WRONLY | (create ? O_CREAT : 0) | O_CLOEXEC, 0o600)
     }
 
     /// The id of the newest snapshot of `environment`: a read transaction's (0 when none can begin,

@@ -206,7 +206,12 @@ public final class Store: @unchecked Sendable {
             if existed {
                 // Opening reads `_meta` through LMDB: make sure its pages are sound first.
                 try environment.requireSoundPages(of: [Store.metaName], operation: "open")
-                try Store.checkFormat(environment)
+                let hasMetadata = try Store.checkFormat(environment)
+                // An LMDB file whose TweetieDB creation never committed: only an open that may
+                // create a database completes it.
+                if !hasMetadata, envConfiguration.readOnly || !envConfiguration.createDatabase {
+                    throw Environment.missingDatabaseError(.present, path: environment.path)
+                }
             }
             meta = try environment.database(named: Store.metaName, create: !envConfiguration.readOnly)
             log = try environment.database(named: Store.logName, create: !envConfiguration.readOnly)
@@ -219,9 +224,13 @@ public final class Store: @unchecked Sendable {
             }
             collectionsByName = byName
             collectionsByType = byType
-            notifier = CommitNotifier(directory: environment.path, paths: configuration.crossProcessWakeUp) { [environment] in
+            let notifyPath = environment.path + "/changes.notify"
+            let notifyExisted = access(notifyPath, F_OK) == 0
+            notifier = CommitNotifier(directory: environment.path, create: !envConfiguration.readOnly,
+                                      paths: configuration.crossProcessWakeUp) { [environment] in
                 CommitNotifier.newestSnapshot(of: environment)
             }
+            if !notifyExisted { Environment.giveToDirectoryOwner(notifyPath, directory: environment.path) }
             if !envConfiguration.readOnly {
                 try prepareSchema(migrations: migrations)
             }
@@ -263,8 +272,9 @@ public final class Store: @unchecked Sendable {
                             message: "the directory holds \(foreign.count) other file(s) (\(shown)) and no data.mdb, so it is not a TweetieDB database; use an empty or new directory (nothing was created)")
     }
 
-    /// Reads the format of an existing database without writing anything.
-    private static func checkFormat(_ environment: Environment) throws {
+    /// Reads the format of an existing database without writing anything; returns whether it has
+    /// TweetieDB's metadata (`false` for an empty LMDB file, whose creation did not finish).
+    private static func checkFormat(_ environment: Environment) throws -> Bool {
         let meta: Database
         do {
             meta = try environment.database(named: metaName, create: false)
@@ -276,7 +286,7 @@ public final class Store: @unchecked Sendable {
                 throw DatabaseError(.notADatabase, operation: "open", path: environment.path,
                                     message: "this LMDB database was not created by TweetieDB (it has no _meta database); refusing to change it")
             }
-            return
+            return false
         } catch let error as DatabaseError where error.code == .incompatible {
             throw DatabaseError(.notADatabase, operation: "open", path: environment.path,
                                 message: "this LMDB database was not created by TweetieDB ('_meta' is not a database); refusing to change it")
@@ -287,7 +297,7 @@ public final class Store: @unchecked Sendable {
                 return Int(UInt32(bigEndian: bytes.loadUnaligned(as: UInt32.self)))
             }
         }
-        guard let format else { return }
+        guard let format else { return true }
         guard format >= 0 else {
             throw DatabaseError(.notADatabase, operation: "open", path: environment.path, message: "the format marker in _meta is corrupt")
         }
@@ -295,6 +305,7 @@ public final class Store: @unchecked Sendable {
             throw DatabaseError(.newerFormat, operation: "open", path: environment.path,
                                 message: "the database has format version \(format), but this TweetieDB reads up to version \(formatVersion); upgrade TweetieDB (the database was left untouched)")
         }
+        return true
     }
 
     private struct CollectionMetadata: Codable, Equatable {

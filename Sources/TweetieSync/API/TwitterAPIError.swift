@@ -41,6 +41,12 @@ public enum TwitterAPIError: Error, Sendable, Hashable, CustomStringConvertible 
     /// // .unreadableFile(path: "/cache/lists/statuses.json-...", reason: "Permission denied")
     /// ```
     case unreadableFile(path: String, reason: String)
+    /// A response could not be recorded into an API cache (``RecordingTwitterAPI``).
+    ///
+    /// ```swift
+    /// // .unwritableFile(path: "/cache/lists/statuses.json-...", reason: "No space left on device")
+    /// ```
+    case unwritableFile(path: String, reason: String)
 
     /// A one-line explanation naming the endpoint or file.
     ///
@@ -61,6 +67,8 @@ public enum TwitterAPIError: Error, Sendable, Hashable, CustomStringConvertible 
             return "Twitter API oauth2/token: no usable bearer token: \(reason)"
         case .unreadableFile(let path, let reason):
             return "API cache file \(path): cannot be read: \(reason)"
+        case .unwritableFile(let path, let reason):
+            return "API cache file \(path): cannot be recorded: \(reason)"
         }
     }
 }

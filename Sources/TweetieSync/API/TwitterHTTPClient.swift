@@ -87,7 +87,7 @@ public actor TwitterHTTPClient: TwitterAPI {
         let request = TwitterRequest.listMembers(list)
         let data = try await get(request)
         let batch = try TwitterJSON.decodeMembers(data, source: request.path)
-        logDropped(batch.dropped, endpoint: request.path)
+        logDropped(batch, endpoint: request.path)
         return MembersPage(users: batch.items, dropped: batch.dropped)
     }
 
@@ -109,7 +109,7 @@ public actor TwitterHTTPClient: TwitterAPI {
     private func statuses(_ request: TwitterRequest) async throws -> TimelinePage {
         let data = try await get(request)
         let batch = try TwitterJSON.decodeStatuses(data, source: request.path)
-        logDropped(batch.dropped, endpoint: request.path)
+        logDropped(batch, endpoint: request.path)
         return TimelinePage(tweets: batch.items, dropped: batch.dropped)
     }
 
@@ -211,10 +211,11 @@ public actor TwitterHTTPClient: TwitterAPI {
         return text.addingPercentEncoding(withAllowedCharacters: unreserved) ?? text
     }
 
-    private func logDropped(_ dropped: [DroppedElement], endpoint: String) {
-        guard !dropped.isEmpty else { return }
+    private func logDropped<T>(_ batch: DecodedBatch<T>, endpoint: String) {
+        guard !batch.dropped.isEmpty else { return }
         logger.warning(
             "response had elements that did not decode",
-            metadata: ["endpoint": "\(endpoint)", "dropped": "\(dropped.map(\.description))"])
+            metadata: ["endpoint": "\(endpoint)",
+                       "dropped": "\(DroppedElement.summary(of: batch.dropped, total: batch.items.count + batch.dropped.count))"])
     }
 }

@@ -97,6 +97,19 @@ public struct FeedMessage<Row: Codable & Sendable & Hashable>: Codable, Sendable
         public var row: Row
     }
 
+    /// The feed format version every message of this format carries: 2 (row ids as decimal strings).
+    ///
+    /// ```swift
+    /// guard message.version == FeedMessage<TimelineRow>.formatVersion else { … }
+    /// ```
+    public static var formatVersion: Int { 2 }
+
+    /// The format version of this message, ``formatVersion`` for every message written.
+    ///
+    /// ```swift
+    /// print(message.version)   // 2
+    /// ```
+    public var version: Int
     /// `snapshot` or `change`.
     ///
     /// ```swift
@@ -105,7 +118,8 @@ public struct FeedMessage<Row: Codable & Sendable & Hashable>: Codable, Sendable
     public var type: String
     /// The feed's name (`list icanzilb/RxSwift`, `person icanzilb`, `people icanzilb/RxSwift`).
     public var feed: String
-    /// The database change-log sequence the message brings the renderer to.
+    /// The database change-log sequence the message brings the renderer to. Sequences strictly
+    /// increase within one stream but may skip: one change may carry several commits.
     public var sequence: UInt64
     /// For a snapshot: `initial`, or `reset` when the feed fell behind the change log and starts over.
     public var reason: String?
@@ -132,6 +146,7 @@ public struct FeedMessage<Row: Codable & Sendable & Hashable>: Codable, Sendable
     /// let message = FeedMessage(snapshot: sections, feed: "list icanzilb/RxSwift", sequence: 12)
     /// ```
     public init(snapshot sections: [FeedSection<Row>], feed: String, sequence: UInt64, reason: String = "initial") {
+        version = Self.formatVersion
         type = "snapshot"
         self.feed = feed
         self.sequence = sequence
@@ -145,6 +160,7 @@ public struct FeedMessage<Row: Codable & Sendable & Hashable>: Codable, Sendable
     /// var message = FeedMessage<TimelineRow>(changeFor: "list icanzilb/RxSwift", sequence: 13)
     /// ```
     public init(changeFor feed: String, sequence: UInt64) {
+        version = Self.formatVersion
         type = "change"
         self.feed = feed
         self.sequence = sequence

@@ -41,6 +41,9 @@ public struct FeedState<Row: Codable & Sendable & Hashable>: Sendable, Hashable 
     /// try state.apply(message)
     /// ```
     public mutating func apply(_ message: FeedMessage<Row>) throws {
+        guard message.version == FeedMessage<Row>.formatVersion else {
+            throw InvalidMessage(description: "feed format version \(message.version); this renderer reads version \(FeedMessage<Row>.formatVersion)")
+        }
         if message.type == "snapshot" {
             sections = message.sections ?? []
             sequence = message.sequence

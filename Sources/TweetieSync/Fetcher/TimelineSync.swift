@@ -47,15 +47,17 @@ public enum TimelineSync {
     /// Ingests everything a captured API cache holds for `list`: the list timeline, its members,
     /// and every user timeline present in the cache (plus those of the members).
     ///
+    /// With `recording`, every response is also recorded there (``RecordingTwitterAPI``).
+    ///
     /// ```swift
     /// try await TimelineSync.fromCache(directory: URL(fileURLWithPath: "fixtures"), list: list, into: store)
     /// ```
-    public static func fromCache(directory: URL, list: ListIdentifier, into store: Store) async throws -> SyncSummary {
+    public static func fromCache(directory: URL, list: ListIdentifier, recording: URL? = nil, into store: Store) async throws -> SyncSummary {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: directory.path, isDirectory: &isDirectory), isDirectory.boolValue else {
             throw TwitterAPIError.unreadableFile(path: directory.path, reason: "the API cache directory does not exist")
         }
-        let api = APICacheSource(directory: directory)
+        let api = recorded(APICacheSource(directory: directory), recording)
         var summary = SyncSummary()
         summary.add("list \(list.key)", try await TimelineIngest.ingest(try await api.timeline(of: list, cursor: TimelineCursor()), list: list, into: store))
         let members = try await api.members(of: list)
@@ -84,30 +86,57 @@ public enum TimelineSync {
     /// Drives a ``SimulatedTwitterSource`` for `ticks` steps through a ``TimelineFetcher``: the
     /// members once, then per tick the source advances and the fetcher refreshes.
     ///
+    /// With `recording`, every response is also recorded there (``RecordingTwitterAPI``), and the
+    /// run fetches what a replay reads too: after the first refresh the fetcher loads older pages
+    /// (`max_id`) until the oldest tweet, and after the last tick every member's user timeline is
+    /// fetched and stored.
+    ///
     /// ```swift
     /// try await TimelineSync.simulated(seed: 2018, ticks: 20, into: store)
     /// ```
-    public static func simulated(seed: UInt64, ticks: Int, origin: Date? = nil, into store: Store) async throws -> SyncSummary {
-        let source = origin.map { SimulatedTwitterSource(seed: seed, origin: $0) } ?? SimulatedTwitterSource(seed: seed)
-        let list = source.list
+    public static func simulated(seed: UInt64, ticks: Int, origin: Date? = nil, recording: URL? = nil, into store: Store) async throws -> SyncSummary {
+        let simulated = origin.map { SimulatedTwitterSource(seed: seed, origin: $0) } ?? SimulatedTwitterSource(seed: seed)
+        let source = recorded(simulated, recording)
+        let list = simulated.list
         var summary = SyncSummary()
-        summary.add("members \(list.key)", try await TimelineIngest.ingest(try await source.members(of: list), of: list, into: store))
+        let members = try await source.members(of: list)
+        summary.add("members \(list.key)", try await TimelineIngest.ingest(members, of: list, into: store))
         let fetcher = TimelineFetcher(list: list, api: source, store: store, account: .authorized(token: "simulated"), reachability: AlwaysReachable())
         summary.add("list \(list.key) (step 0)", try await fetcher.refresh())
+        if recording != nil {
+            var page = 1
+            while await !fetcher.reachedOldest {
+                summary.add("list \(list.key) (older page \(page))", try await fetcher.loadOlder())
+                page += 1
+            }
+        }
         for tick in 0..<max(0, ticks) {
-            await source.advance()
+            await simulated.advance()
             summary.add("list \(list.key) (step \(tick + 1))", try await fetcher.refresh())
+        }
+        if recording != nil {
+            for username in members.users.map(\.username).sorted() {
+                let page = try await source.timeline(of: username, cursor: TimelineCursor())
+                summary.add("user \(username)", try await TimelineIngest.ingest(page, list: nil, into: store))
+            }
         }
         return summary
     }
 
+    private static func recorded(_ source: any TwitterAPI, _ cache: URL?) -> any TwitterAPI {
+        cache.map { RecordingTwitterAPI(source, into: $0) } ?? source
+    }
+
     /// One refresh of the list timeline and its members from the real API.
+    ///
+    /// With `recording`, every response is also recorded there (``RecordingTwitterAPI``), the way
+    /// the book's API cache was recorded.
     ///
     /// ```swift
     /// try await TimelineSync.live(credentials: .bearerToken(token), list: list, into: store)
     /// ```
-    public static func live(credentials: TwitterCredentials, list: ListIdentifier, into store: Store) async throws -> SyncSummary {
-        let client = TwitterHTTPClient(credentials: credentials)
+    public static func live(credentials: TwitterCredentials, list: ListIdentifier, recording: URL? = nil, into store: Store) async throws -> SyncSummary {
+        let client = recorded(TwitterHTTPClient(credentials: credentials), recording)
         var summary = SyncSummary()
         let fetcher = TimelineFetcher(list: list, api: client, store: store, account: .authorized(token: "live"))
         summary.add("list \(list.key)", try await fetcher.refresh())

@@ -9,7 +9,8 @@ import Foundation
 /// `historyDays` days before `origin`. Each step moves the clock forward 10–180 minutes and:
 /// posts 0–3 new tweets (some replies, some retweets), edits 1–3 existing tweets (retweet and
 /// favorite counts grow; one edit in five also changes the text), and deletes one tweet with
-/// probability 30 %.
+/// probability 30 %. Retweets have no ``Tweet/lang`` (like statuses whose language Twitter could
+/// not tell), so recorded caches also hold statuses without `lang`.
 ///
 /// Ids are Twitter-style snowflakes derived from the creation date, so they grow with time.
 /// A timeline request returns the statuses inside the cursor, newest first, at most

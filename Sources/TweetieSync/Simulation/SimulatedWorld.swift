@@ -121,7 +121,7 @@ struct SimulatedWorld {
             id: id, text: text, name: author.name, username: author.handle, authorId: author.id,
             created: Self.creationDate(ofSnowflake: id), imageURL: SimulatedContent.imageURL(for: author),
             retweetCount: rng.int(in: 0...5), favoriteCount: rng.int(in: 0...12),
-            inReplyToId: inReplyToId, isRetweet: isRetweet, lang: "en")
+            inReplyToId: inReplyToId, isRetweet: isRetweet, lang: isRetweet ? nil : "en")
         records.append(Record(tweet: tweet))
     }
 

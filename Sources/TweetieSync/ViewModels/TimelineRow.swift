@@ -92,6 +92,45 @@ public struct TimelineRow: Codable, Sendable, Hashable, Identifiable {
 }
 
 extension TimelineRow {
+    private enum CodingKeys: String, CodingKey {
+        case id, author, handle, text, relativeTime, imageURL, created
+    }
+
+    /// Decodes a row of the change feed, whose `id` is a decimal string (feed format version 2).
+    ///
+    /// ```swift
+    /// let row = try RecordJSON.decoder().decode(TimelineRow.self, from: json)
+    /// ```
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(id: try FeedRowID.decode(from: container, forKey: .id),
+                  author: try container.decode(String.self, forKey: .author),
+                  handle: try container.decode(String.self, forKey: .handle),
+                  text: try container.decode(String.self, forKey: .text),
+                  relativeTime: try container.decode(String.self, forKey: .relativeTime),
+                  imageURL: try container.decode(String.self, forKey: .imageURL),
+                  created: try container.decode(Date.self, forKey: .created))
+    }
+
+    /// Encodes the row as the change feed carries it: `id` as a decimal string, so that readers
+    /// whose numbers are doubles (JavaScript) keep tweet ids above 2^53 exact.
+    ///
+    /// ```swift
+    /// let json = try RecordJSON.encoder().encode(row)   // {"author":…,"id":"1071325319259414528",…}
+    /// ```
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try FeedRowID.encode(id, to: &container, forKey: .id)
+        try container.encode(author, forKey: .author)
+        try container.encode(handle, forKey: .handle)
+        try container.encode(text, forKey: .text)
+        try container.encode(relativeTime, forKey: .relativeTime)
+        try container.encode(imageURL, forKey: .imageURL)
+        try container.encode(created, forKey: .created)
+    }
+}
+
+extension TimelineRow {
     /// The tweet fields a row shows (relative time aside): a change to any other field (counts,
     /// list membership) is not a modification of the row.
     ///

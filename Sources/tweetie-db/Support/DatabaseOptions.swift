@@ -21,10 +21,17 @@ struct DatabaseOptions: ParsableArguments {
     /// The largest `--max-readers`: 64 MiB of lock file.
     static let maxReadersLimit = 1 << 20
 
+    /// Checks the path and `--max-readers`, and fails fast, before any thread starts, when
+    /// `ulimit -v` leaves too little address space (see ``AddressSpace``).
     func validate() throws {
+        if path == nil {
+            for name in ["TWEETIE_DB", "XDG_DATA_HOME", "HOME"] { try PathCheck.validateEnvironmentIsUTF8(name) }
+        }
+        try PathCheck.validate(resolvedPath, role: "--db")
         if let maxReaders, !(1...Self.maxReadersLimit).contains(maxReaders) {
             throw ValidationError("--max-readers must be between 1 and \(Self.maxReadersLimit), got \(maxReaders).")
         }
+        try AddressSpace.requireRoom(forDatabaseAt: resolvedPath)
     }
 
     /// The store configuration the options ask for.
@@ -34,20 +41,40 @@ struct DatabaseOptions: ParsableArguments {
         return configuration
     }
 
-    /// Opens the database for reading: it must exist and be a TweetieDB database.
+    /// Opens the database for reading: it must exist and be a complete TweetieDB database, and
+    /// nothing is created (an empty or incomplete `data.mdb` is refused).
+    ///
+    /// It is opened for writing when this user can write it (so a changed index definition is
+    /// rebuilt as usual); when permissions, a read-only mount or an immutable file forbid that, it
+    /// is opened read-only instead, and one line on stderr says so and why.
     func openExisting() throws -> Store {
         let path = resolvedPath
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-            throw CLIError("no database at \(path): run 'tweetie-db sync' or 'tweetie-db demo' first, or pass --db")
+        try checkReachable(path)
+        var configuration = self.configuration
+        configuration.environment.createDatabase = false
+        let writableFailure: DatabaseError
+        do {
+            return try TweetieDatabase.open(at: path, configuration: configuration)
+        } catch let error as DatabaseError {
+            guard case .system(let code) = error.code, [EACCES, EPERM, EROFS].contains(code) else {
+                throw CLIError(describing: error, path: path)
+            }
+            writableFailure = error
         }
-        guard isDirectory.boolValue, FileManager.default.fileExists(atPath: path + "/data.mdb") else {
-            throw CLIError("\(path) is not a TweetieDB database (it has no data.mdb)")
+        configuration.environment.readOnly = true
+        let store: Store
+        do {
+            store = try TweetieDatabase.open(at: path, configuration: configuration)
+        } catch let error as DatabaseError {
+            throw CLIError(describing: error, path: path)
         }
-        return try open(path: path)
+        let lock = store.environment.withoutLockFile.map { "; reading without the lock file: \($0)" } ?? ""
+        Out.error("note: opened \(path) read-only (\(writableFailure.message))\(lock)")
+        return store
     }
 
-    /// Opens the database for writing, creating it when missing.
+    /// Opens the database for writing, creating it when missing (and completing a creation that
+    /// was cut short, e.g. by a full disk).
     func openForWriting() throws -> Store {
         try open(path: resolvedPath)
     }
@@ -59,6 +86,29 @@ struct DatabaseOptions: ParsableArguments {
             throw CLIError(describing: error, path: path)
         }
     }
+
+    /// Refuses, with what, where and why, a database directory that is missing, not a directory,
+    /// out of this user's reach, or without `data.mdb`.
+    private func checkReachable(_ path: String) throws {
+        var status = stat()
+        if stat(path, &status) != 0 {
+            let code = errno
+            if code == ENOENT {
+                throw CLIError("no database at \(path): run 'tweetie-db sync' or 'tweetie-db demo' first, or pass --db")
+            }
+            throw CLIError("cannot reach \(path): \(CLIError.reason(code, of: (path as NSString).deletingLastPathComponent))")
+        }
+        guard status.st_mode & S_IFMT == S_IFDIR else {
+            throw CLIError("\(path) is not a TweetieDB database (it is a file, not a database directory)")
+        }
+        if stat(path + "/data.mdb", &status) != 0 {
+            let code = errno
+            if code == ENOENT {
+                throw CLIError("\(path) is not a TweetieDB database (it has no data.mdb)")
+            }
+            throw CLIError("cannot read the database in \(path): \(CLIError.reason(code, of: path))")
+        }
+    }
 }
 
 /// A failure reported as one sentence on stderr, with a non-zero exit status.
@@ -67,6 +117,18 @@ struct CLIError: Error, CustomStringConvertible {
 
     init(_ message: String) { description = message }
 
+    /// Why `errno` `code` stopped an access to `path`: for a permission problem, who owns it, its
+    /// mode and who this process is.
+    static func reason(_ code: Int32, of path: String) -> String {
+        var text = "\(String(cString: strerror(code))) (errno \(code))"
+        if code == EACCES || code == EPERM {
+            var status = stat()
+            let owner = stat(path, &status) == 0 ? "\(path) is owned by uid \(status.st_uid) with mode \(String(status.st_mode & 0o7777, radix: 8)), and " : ""
+            text = "permission denied: \(owner)this process runs as uid \(geteuid())"
+        }
+        return text
+    }
+
     /// Turns a database error into the sentence a user needs.
     init(describing error: DatabaseError, path: String) {
         switch error.code {
@@ -74,8 +136,8 @@ struct CLIError: Error, CustomStringConvertible {
             description = "\(path) was written by a newer version of TweetieDB: \(error.message)"
         case .notADatabase:
             description = "\(path) is not a TweetieDB database: \(error.message)"
-        case .system(EACCES), .system(EPERM), .system(EROFS):
-            description = "cannot open \(path) for writing (permission denied or read-only file system): \(error.message)"
+        case .system(EACCES), .system(EPERM), .system(EROFS), .system(ENOSPC), .system(EMFILE), .system(ENFILE):
+            description = "cannot open \(path): \(error.message)"
         case .system(EAGAIN), .system(EWOULDBLOCK), .system(EBUSY):
             description = "\(path) is locked by another process: \(error.message)"
         case .readersFull:
@@ -113,7 +175,8 @@ private func reportable(_ error: any Error) -> any Error {
     case is CLIError, is ValidationError, is ExitCode:
         return error
     case let error as TransferError:
-        return CLIError("import failed at \(error); the database was not changed")
+        // "import failed at line 3: …", or "import failed: the input is empty…".
+        return CLIError("import failed\(error.line == nil ? ":" : " at") \(error); the database was not changed")
     case let error as DatabaseError where error.code == .readersFull:
         return CLIError(describing: error, path: error.path ?? "the database")
     default:

@@ -3,7 +3,7 @@ import TweetieSync
 
 /// Where `demo` and `sync` get tweets: a captured API cache, the live API, or the simulated source.
 struct SourceOptions: ParsableArguments {
-    @Option(help: "A captured API cache directory (laid out as lists/statuses.json-…, statuses/user_timeline.json-…).")
+    @Option(help: "A captured API cache directory (laid out as lists/statuses.json-…, statuses/user_timeline.json-…; regular files of at most 32 MiB).")
     var apiCache: String?
 
     @Flag(help: "Use the live Twitter API v1.1 (TWITTER_BEARER_TOKEN, or TWITTER_CONSUMER_KEY and TWITTER_CONSUMER_SECRET).")

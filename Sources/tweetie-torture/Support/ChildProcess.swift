@@ -130,6 +130,9 @@ final class ChildProcess: @unchecked Sendable {
         return text.split(separator: "\n", omittingEmptySubsequences: false).dropLast()
     }
 
+    /// Everything written to stdout so far.
+    var standardOutput: [UInt8] { state.withLock { $0.stdout } }
+
     /// Everything written to stderr so far.
     var standardError: String { state.withLock { String(decoding: $0.stderr, as: UTF8.self) } }
 

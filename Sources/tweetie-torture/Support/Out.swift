@@ -1,3 +1,4 @@
+import ArgumentParser
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -26,6 +27,24 @@ enum Out {
                 offset += n
             }
         }
+    }
+}
+
+extension CrashCommand.SummaryFormat {
+    /// Prints a campaign's summary (as sorted-key JSON, or as `text`'s lines followed by the
+    /// failures), then exits with status 1 when there are failures.
+    func report<Summary: Encodable>(_ summary: Summary, failures: [String], text: () -> [String]) throws {
+        switch self {
+        case .json:
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys]
+            Out.line(String(decoding: try encoder.encode(summary), as: UTF8.self))
+        case .text:
+            for line in text() { Out.line(line) }
+            Out.line("  failures: \(failures.count)")
+            for failure in failures { Out.line("    \(failure)") }
+        }
+        if !failures.isEmpty { throw ExitCode(1) }
     }
 }
 

@@ -1,0 +1,147 @@
+import Foundation
+import Testing
+import TweetieSync
+#if canImport(Glibc)
+import Glibc
+#endif
+
+@Suite("tweetie-db demo on a terminal")
+struct DemoScreenTests {
+    static let enter = "\u{1B}[?1049h"
+    static let leave = "\u{1B}[?25h\u{1B}[?1049l"
+
+    /// The list timeline stored in the database at `path`, as the demo's view model sections it:
+    /// one section per UTC day, newest first, rows newest first.
+    static func storedTimeline(_ path: String, seed: UInt64) throws -> [(key: String, rows: [TimelineRow])] {
+        let store = try TweetieDatabase.open(at: path)
+        defer { store.close() }
+        let list = SimulatedTwitterSource(seed: seed).list
+        let tweets = try store.read { try $0.fetch(TimelineTarget.list(list).storedTweets) }
+        var sections: [(key: String, rows: [TimelineRow])] = []
+        for tweet in tweets {
+            let key = TimelineDay(tweet.created).key
+            if sections.last?.key != key { sections.append((key, [])) }
+            sections[sections.count - 1].rows.append(TimelineRow(tweet, now: Date()))
+        }
+        return sections
+    }
+
+    /// Checks the body of a frame (its lines after the title and the status line) against the
+    /// stored timeline, line by line, as far as the frame goes; returns the rows it checked.
+    @discardableResult
+    static func expectBody(_ body: [String], matches timeline: [(key: String, rows: [TimelineRow])], width: Int) -> Int {
+        var expected: [(header: String?, row: TimelineRow?)] = []
+        for section in timeline {
+            expected.append(("(\(section.key), \(section.rows.count) tweets)", nil))
+            expected += section.rows.map { (nil, $0) }
+        }
+        var lines = body
+        while lines.last?.isEmpty == true { lines.removeLast() }
+        if let last = lines.last, last.hasPrefix("… ") {
+            lines.removeLast()
+            let hidden = expected.dropFirst(lines.count).filter { $0.row != nil }.count
+            #expect(last == "… \(hidden) more rows below")
+        } else {
+            #expect(lines.count == expected.count, "the whole timeline fits, so every line of it is shown")
+        }
+        var rows = 0
+        for (line, want) in zip(lines, expected) {
+            #expect(line.count <= width)
+            if let header = want.header {
+                #expect(line.hasPrefix(" ") && line.hasSuffix(header), "section header \(line.debugDescription), expected …\(header)")
+                continue
+            }
+            let row = want.row!
+            #expect(" +~>".contains(line.first ?? "?"), "row mark of \(line.debugDescription)")
+            guard let handle = line.range(of: row.handle + " ", range: line.index(line.startIndex, offsetBy: min(2, line.count))..<line.endIndex) else {
+                Issue.record("row \(line.debugDescription) does not show \(row.handle)")
+                continue
+            }
+            let start = line.index(handle.lowerBound, offsetBy: max(16, row.handle.count) + 1, limitedBy: line.endIndex) ?? line.endIndex
+            var shown = String(line[start...])
+            if shown.hasSuffix("…") { shown.removeLast() }
+            let text = String(row.text.map { $0.unicodeScalars.contains { $0.value < 0x20 || (0x7F..<0xA0).contains($0.value) } ? " " : $0 })
+            #expect(!shown.isEmpty && text.hasPrefix(shown), "row text \(shown.debugDescription) is not the start of \(text.debugDescription)")
+            rows += 1
+        }
+        return rows
+    }
+
+    @Test func finalScreenShowsTheStoredTimelineAndTheTerminalIsRestored() throws {
+        let db = TemporaryDatabase()
+        defer { db.remove() }
+        let run = try PseudoTerminalRun(["demo", "--db", db.path, "--ticks", "5", "--interval", "0", "--seed", "3"], rows: 40, columns: 100)
+        let (status, output) = try run.finish()
+        #expect(status == 0, "\(output.suffix(1000))")
+        #expect(output.hasPrefix(Self.enter), "the screen starts on the alternate screen")
+        var terminal = VirtualTerminal(rows: 40, columns: 100)
+        terminal.feed(output)
+        #expect(terminal.unknown.isEmpty, "sequences the demo should not send: \(terminal.unknown)")
+        #expect(!terminal.onAlternate && terminal.cursorVisible, "the terminal is restored")
+        #expect(terminal.leftAlternate.count == 1)
+        #expect(terminal.lines.contains { $0.hasPrefix("summary: 5 fetches;") }, "the summary is printed after the screen: \(terminal.lines)")
+        let screen = try #require(terminal.leftAlternate.last)
+        let timeline = try Self.storedTimeline(db.path, seed: 3)
+        let rows = timeline.reduce(0) { $0 + $1.rows.count }
+        #expect(rows > 0)
+        #expect(screen[0].contains(SimulatedTwitterSource(seed: 3).list.key))
+        #expect(screen[1].hasPrefix("fetch 5/5 · \(rows) rows in \(timeline.count) sections · changeset "), "status line \(screen[1].debugDescription)")
+        #expect(screen[1].contains(" applied exactly (sequence "), "status line \(screen[1].debugDescription)")
+        let checked = Self.expectBody(Array(screen.dropFirst(2)), matches: timeline, width: 100)
+        #expect(checked >= min(rows, 20))
+    }
+
+    @Test(arguments: [SIGINT, SIGTERM])
+    func aSignalStopsTheDemoAndRestoresTheTerminal(_ number: Int32) throws {
+        let db = TemporaryDatabase()
+        defer { db.remove() }
+        let run = try PseudoTerminalRun(["demo", "--db", db.path, "--ticks", "100000", "--interval", "0.05", "--seed", "4"], rows: 24, columns: 80)
+        try run.wait(for: "fetch 2/100000")
+        kill(run.process.processIdentifier, number)
+        let (status, output) = try run.finish()
+        #expect(status == 0, "\(output.suffix(1000))")
+        var terminal = VirtualTerminal(rows: 24, columns: 80)
+        terminal.feed(output)
+        #expect(!terminal.onAlternate && terminal.cursorVisible, "the terminal is restored")
+        let restored = try #require(output.range(of: Self.leave, options: .backwards))
+        #expect(!output[restored.upperBound...].contains("\u{1B}["), "nothing is drawn after the terminal is restored")
+        #expect(output[restored.upperBound...].contains("summary: "))
+        // Stopped early, the demo does not wait for the last commits to reach the screen: the
+        // screen is checked against the database where the demo runs to its end.
+        let screen = try #require(terminal.leftAlternate.last)
+        #expect(screen[1].hasPrefix("fetch "), "status line \(screen[1].debugDescription)")
+    }
+
+    @Test func theScreenFollowsTheTerminalSize() throws {
+        let db = TemporaryDatabase()
+        defer { db.remove() }
+        let run = try PseudoTerminalRun(["demo", "--db", db.path, "--ticks", "30", "--interval", "0.05", "--seed", "5"], rows: 40, columns: 100)
+        try run.wait(for: "fetch 2/30")
+        try run.resize(rows: 16, columns: 50)
+        kill(run.process.processIdentifier, SIGWINCH)
+        let (status, output) = try run.finish()
+        #expect(status == 0, "\(output.suffix(1000))")
+        var terminal = VirtualTerminal(rows: 40, columns: 100)
+        terminal.feed(output)
+        let screen = try #require(terminal.leftAlternate.last)
+        #expect(screen.allSatisfy { $0.count <= 50 }, "lines are cut to the new width: \(screen)")
+        #expect(screen.dropFirst(16).allSatisfy { $0.isEmpty }, "nothing below the new height: \(screen)")
+        #expect(screen[15].hasPrefix("… "), "the last line says what did not fit: \(screen[15].debugDescription)")
+        Self.expectBody(Array(screen.prefix(16).dropFirst(2)), matches: try Self.storedTimeline(db.path, seed: 5), width: 50)
+    }
+
+    @Test(arguments: [(["--log"], "xterm"), ([], "dumb")])
+    func withLogOrADumbTerminalItPrintsTheLog(_ extra: [String], _ term: String) throws {
+        let db = TemporaryDatabase()
+        defer { db.remove() }
+        let run = try PseudoTerminalRun(["demo", "--db", db.path, "--ticks", "3", "--interval", "0", "--seed", "3"] + extra,
+                                        rows: 24, columns: 80, environment: ["TERM": term])
+        let (status, output) = try run.finish()
+        #expect(status == 0, "\(output.suffix(1000))")
+        #expect(!output.contains("\u{1B}["), "no escape sequences in the log")
+        let lines = output.split(separator: "\r\n").map(String.init)
+        #expect(lines.first.map { $0.hasPrefix("snapshot (sequence") || $0.hasPrefix("fetch 1:") } == true, "\(lines.prefix(3))")
+        #expect(lines.contains { $0.hasPrefix("changeset (sequence") && $0.hasSuffix("applied exactly") })
+        #expect(lines.contains { $0.hasPrefix("summary: 3 fetches;") })
+    }
+}

@@ -1,0 +1,310 @@
+import Foundation
+import Testing
+import TweetieSync
+
+/// Issue 21: output into devices, FIFOs, symlinks and full disks; interrupted exports and
+/// backups; permissions under `umask 000`; hostile paths and import input.
+@Suite("tweetie-db in a hostile environment")
+struct HostileEnvironmentCLITests {
+    static var isRoot: Bool { getuid() == 0 }
+
+    /// Runs `tweetie-db arguments…` with standard output going to `stdoutPath` (a file or device).
+    static func run(_ arguments: [String], stdoutPath: String) throws -> (status: Int32, stderr: String) {
+        let process = Process()
+        process.executableURL = CLI.executable
+        process.arguments = arguments
+        guard let out = FileHandle(forWritingAtPath: stdoutPath) else { throw CocoaError(.fileNoSuchFile) }
+        defer { try? out.close() }
+        process.standardOutput = out
+        let err = Pipe()
+        process.standardError = err
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        let stderr = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: stderr, as: UTF8.self))
+    }
+
+    /// Runs a shell command line; `$0` is the tweetie-db executable.
+    static func shell(_ script: String) throws -> CLI.Result {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = ["-c", script, CLI.executable.path]
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        let collector = OutputCollector(out: out, err: err)
+        process.waitUntilExit()
+        let (stdout, stderr) = collector.finish()
+        return CLI.Result(status: process.terminationStatus, stdout: stdout, stderr: String(decoding: stderr, as: UTF8.self))
+    }
+
+    static func fileType(_ path: String) -> mode_t? {
+        var info = stat()
+        return lstat(path, &info) == 0 ? info.st_mode & S_IFMT : nil
+    }
+
+    /// A database with tweets, users and list memberships, from the simulated source.
+    static func synced() throws -> TemporaryDatabase {
+        let db = TemporaryDatabase()
+        let result = try CLI.run(["sync", "--simulated", "--db", db.path, "--format", "json"])
+        #expect(result.status == 0, "\(result.stderr)")
+        return db
+    }
+
+    /// The files in `directory` whose names contain `.partial-`.
+    static func partials(in directory: String) -> [String] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []).filter { $0.contains(".partial-") }
+    }
+
+    // MARK: Item 1: export -o
+
+    @Test func exportIntoADeviceAFIFOAndThroughASymlink() throws {
+        let db = try StoreCommandsTests.seeded(200)
+        defer { db.remove() }
+        let expected = try CLI.run(["export", "--db", db.path]).stdout
+        // /dev/full: a clear error, and it stays a character device.
+        let full = try CLI.run(["export", "--db", db.path, "-o", "/dev/full"])
+        #expect(full.status != 0 && full.stderr.contains("No space left on device") && full.stderr.contains("/dev/full"), "\(full.stderr)")
+        #expect(Self.fileType("/dev/full") == S_IFCHR)
+        #expect(Self.partials(in: "/dev").isEmpty)
+
+        let dir = db.path + "-out"
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        // A FIFO: its reader gets the whole export, and it stays a FIFO.
+        let fifo = dir + "/fifo"
+        #expect(mkfifo(fifo, 0o600) == 0)
+        final class Received: @unchecked Sendable { var data = Data() }
+        let received = Received()
+        let done = DispatchSemaphore(value: 0)
+        let reader = Thread {
+            if let handle = FileHandle(forReadingAtPath: fifo) { received.data = handle.readDataToEndOfFile() }
+            done.signal()
+        }
+        reader.start()
+        let toFIFO = try CLI.run(["export", "--db", db.path, "-o", fifo])
+        #expect(toFIFO.status == 0, "\(toFIFO.stderr)")
+        #expect(done.wait(timeout: .now() + 30) == .success)
+        #expect(received.data == expected)
+        #expect(Self.fileType(fifo) == S_IFIFO)
+        // A symlink stays a symlink; its target gets the export.
+        let target = dir + "/target.ndjson", link = dir + "/link.ndjson"
+        try Data("old\n".utf8).write(to: URL(fileURLWithPath: target))
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: "target.ndjson")
+        let toLink = try CLI.run(["export", "--db", db.path, "-o", link])
+        #expect(toLink.status == 0, "\(toLink.stderr)")
+        #expect(Self.fileType(link) == S_IFLNK)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: target)) == expected)
+        // A dangling symlink and a directory are refused with what is wrong.
+        try FileManager.default.createSymbolicLink(atPath: dir + "/dangling", withDestinationPath: "nowhere")
+        let dangling = try CLI.run(["export", "--db", db.path, "-o", dir + "/dangling"])
+        #expect(dangling.status != 0 && dangling.stderr.contains("symbolic link to nowhere"), "\(dangling.stderr)")
+        let directory = try CLI.run(["export", "--db", db.path, "-o", dir])
+        #expect(directory.status != 0 && directory.stderr.contains("is a directory"), "\(directory.stderr)")
+        #expect(Self.fileType(dir + "/nowhere") == nil && Self.partials(in: dir).isEmpty)
+    }
+
+    // MARK: Item 15: signals during export -o; SIGQUIT
+
+    /// Starts `tweetie-db arguments…`, waits until `path` exists (the command is mid-way), sends
+    /// `signal`, and returns the exit (status, reason, stderr); nil when the command finished
+    /// before `path` was seen.
+    static func interrupt(_ arguments: [String], whenExists path: @escaping () -> String?, with signal: Int32) throws -> (Int32, Process.TerminationReason, String)? {
+        let process = Process()
+        process.executableURL = CLI.executable
+        process.arguments = arguments
+        let err = Pipe()
+        process.standardError = err
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        var seen = false
+        while process.isRunning {
+            if path() != nil { seen = true; kill(process.processIdentifier, signal); break }
+            usleep(200)
+        }
+        let stderr = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return seen ? (process.terminationStatus, process.terminationReason, String(decoding: stderr, as: UTF8.self)) : nil
+    }
+
+    @Test func interruptedExportLeavesNoPartialFile() throws {
+        let db = try StoreCommandsTests.seeded(20_000)
+        defer { db.remove() }
+        let dir = db.path + "-out"
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        for signal in [SIGINT, SIGTERM, SIGQUIT] {
+            var caught = false
+            for _ in 0..<10 where !caught {
+                guard let (status, reason, stderr) = try Self.interrupt(["export", "--db", db.path, "-o", dir + "/export.ndjson"],
+                                                                         whenExists: { Self.partials(in: dir).first }, with: signal) else {
+                    try? FileManager.default.removeItem(atPath: dir + "/export.ndjson")
+                    continue
+                }
+                caught = true
+                #expect(Self.partials(in: dir).isEmpty, "signal \(signal) left \(Self.partials(in: dir))")
+                #expect(!FileManager.default.fileExists(atPath: dir + "/export.ndjson"))
+                if signal == SIGQUIT {
+                    #expect(reason == .exit && status == 128 + SIGQUIT, "SIGQUIT: \(reason) \(status)")
+                    #expect(!stderr.contains("Backtrace") && !stderr.contains("crashed"), "\(stderr)")
+                } else {
+                    #expect(reason == .uncaughtSignal && status == signal)
+                }
+            }
+            #expect(caught, "the export of signal \(signal) always finished before it could be interrupted")
+        }
+    }
+
+    @Test func sigquitStopsAFollowingFeedWithoutABacktrace() throws {
+        let db = try StoreCommandsTests.seeded(20)
+        defer { db.remove() }
+        let process = Process()
+        process.executableURL = CLI.executable
+        process.arguments = ["feed", "list", "--follow", "--db", db.path]
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        let started = Date()
+        var snapshotSeen = false
+        while !snapshotSeen, Date().timeIntervalSince(started) < 30 {
+            var pfd = pollfd(fd: out.fileHandleForReading.fileDescriptor, events: Int16(POLLIN), revents: 0)
+            snapshotSeen = poll(&pfd, 1, 100) > 0 && !out.fileHandleForReading.availableData.isEmpty
+        }
+        #expect(snapshotSeen)
+        kill(process.processIdentifier, SIGQUIT)
+        let deadline = Date().addingTimeInterval(10)
+        while process.isRunning, Date() < deadline { usleep(10_000) }
+        let stopped = !process.isRunning
+        if !stopped { process.terminate() }
+        process.waitUntilExit()
+        let stderr = err.fileHandleForReading.readDataToEndOfFile()
+        #expect(stopped, "the feed kept running after SIGQUIT")
+        #expect(process.terminationReason == .exit && process.terminationStatus == 128 + SIGQUIT)
+        let text = String(decoding: stderr, as: UTF8.self)
+        #expect(!text.contains("Backtrace") && !text.contains("crashed"), "\(text)")
+    }
+
+    // MARK: Item 2 and 6: backups
+
+    @Test func backupToAFullDiskLeavesNothing() throws {
+        guard Self.isRoot else { print("skipped: mounting a small tmpfs needs root"); return }
+        let db = try StoreCommandsTests.seeded(2_000)
+        defer { db.remove() }
+        let mount = db.path + "-small"
+        try FileManager.default.createDirectory(atPath: mount, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: mount) }
+        guard try Self.shell("mount -t tmpfs -o size=64k tweetie-test-full '\(mount)'").status == 0 else {
+            print("skipped: mount -t tmpfs is not available here")
+            return
+        }
+        defer { _ = try? Self.shell("umount '\(mount)'") }
+        // A new directory on the full disk, and the (empty) mount point itself.
+        for destination in [mount + "/backup", mount] {
+            let result = try CLI.run(["backup", destination, "--db", db.path])
+            #expect(result.status != 0, "\(destination)")
+            #expect(result.stderr.contains("No space left on device") && result.stderr.contains("no data.mdb was left"), "\(result.stderr)")
+            #expect(!FileManager.default.fileExists(atPath: destination + "/data.mdb"))
+            #expect(Self.partials(in: destination).isEmpty)
+        }
+        #expect(!FileManager.default.fileExists(atPath: mount + "/backup"), "the backup's new directory was left behind")
+    }
+
+    @Test func interruptedBackupLeavesNoTemporaryFile() throws {
+        let db = try StoreCommandsTests.seeded(20_000)
+        defer { db.remove() }
+        for signal in [SIGINT, SIGTERM] {
+            let destination = db.path + "-backup-\(signal)"
+            defer { try? FileManager.default.removeItem(atPath: destination) }
+            var caught = false
+            for _ in 0..<10 where !caught {
+                try? FileManager.default.removeItem(atPath: destination)
+                guard try Self.interrupt(["backup", destination, "--db", db.path],
+                                         whenExists: { Self.partials(in: destination).first }, with: signal) != nil else { continue }
+                caught = true
+                #expect(!FileManager.default.fileExists(atPath: destination), "signal \(signal) left \(Self.partials(in: destination))")
+            }
+            #expect(caught, "the backup always finished before signal \(signal) could interrupt it")
+        }
+    }
+
+    @Test func backupsArePrivateWhateverTheUmask() throws {
+        guard Self.isRoot else { print("skipped: checking what another user can read needs root (to drop privileges)"); return }
+        let db = try StoreCommandsTests.seeded(50)
+        defer { db.remove() }
+        let base = db.path + "-umask"
+        defer { try? FileManager.default.removeItem(atPath: base) }
+        #expect(try Self.shell("id tweetie-test >/dev/null 2>&1 || useradd -M -r tweetie-test").status == 0)
+        // A new destination, and one made world-writable beforehand; both under umask 000.
+        let result = try Self.shell("umask 000 && mkdir -p '\(base)/open' && \"$0\" backup '\(base)/new' --db '\(db.path)' && \"$0\" backup '\(base)/open' --db '\(db.path)'")
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(chmod(base, 0o755) == 0)
+        for destination in ["new", "open"] {
+            let file = "\(base)/\(destination)/data.mdb"
+            let mode = try FileManager.default.attributesOfItem(atPath: file)[.posixPermissions] as? Int
+            #expect(mode == 0o600, "\(destination): \(String(mode ?? 0, radix: 8))")
+            let read = try Self.shell("setpriv --reuid=tweetie-test --regid=tweetie-test --clear-groups cat '\(file)' > /dev/null")
+            #expect(read.status != 0, "tweetie-test read \(file)")
+        }
+        let directoryMode = try FileManager.default.attributesOfItem(atPath: "\(base)/new")[.posixPermissions] as? Int
+        #expect(directoryMode == 0o700, "\(String(directoryMode ?? 0, radix: 8))")
+    }
+
+    // MARK: Item 5: standard output
+
+    @Test func everyCommandFailsWhenStandardOutputCannotBeWritten() throws {
+        let db = try Self.synced()
+        defer { db.remove() }
+        let commands: [[String]] = [
+            ["stats"], ["stats", "--format", "json"], ["tweets", "list"], ["tweets", "list", "--format", "table"],
+            ["tweets", "show", "\(try firstTweetID(db))"], ["users"], ["users", "--format", "json"],
+            ["feed", "list", "--once"], ["feed", "people", "--once"], ["verify"], ["export"],
+            ["sync", "--simulated", "--format", "json"], ["bench", "reads", "--rounds", "1"],
+        ]
+        for command in commands {
+            let result = try Self.run(command + ["--db", db.path], stdoutPath: "/dev/full")
+            #expect(result.status != 0, "\(command) exited 0 into /dev/full")
+            #expect(result.stderr.contains("No space left on device"), "\(command): \(result.stderr)")
+        }
+        let help = try Self.run(["stats", "--help"], stdoutPath: "/dev/full")
+        #expect(help.status != 0 && help.stderr.contains("cannot write to standard output"), "\(help.stderr)")
+    }
+
+    func firstTweetID(_ db: TemporaryDatabase) throws -> Int64 {
+        let line = try CLI.run(["tweets", "list", "--limit", "1", "--format", "ndjson", "--db", db.path]).stdout
+        return try RecordJSON.decoder().decode(Tweet.self, from: line).id
+    }
+
+    // MARK: Item 15: paths
+
+    @Test func hostilePathsGetClearErrorsAndCreateNothing() throws {
+        let base = TemporaryDatabase()
+        try FileManager.default.createDirectory(atPath: base.path, withIntermediateDirectories: true)
+        defer { base.remove() }
+        // Invalid UTF-8: refused, not silently a directory named with U+FFFD.
+        let utf8 = try Self.shell("cd '\(base.path)' && \"$0\" sync --simulated --db \"$(printf 'bad\\377')\"")
+        #expect(utf8.status != 0 && utf8.stderr.contains("not valid UTF-8"), "\(utf8.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: base.path).isEmpty)
+        let environment = try Self.shell("cd '\(base.path)' && TWEETIE_DB=\"$(printf 'env\\376')\" \"$0\" sync --simulated")
+        #expect(environment.status != 0 && environment.stderr.contains("$TWEETIE_DB") && environment.stderr.contains("not valid UTF-8"), "\(environment.stderr)")
+        // Over PATH_MAX, and a component over NAME_MAX: "path too long", no directories.
+        let long = base.path + "/long/" + Array(repeating: String(repeating: "d", count: 200), count: 25).joined(separator: "/")
+        let tooLong = try CLI.run(["sync", "--simulated", "--db", long])
+        #expect(tooLong.status != 0 && tooLong.stderr.contains("path too long"), "\(tooLong.stderr)")
+        let longName = try CLI.run(["sync", "--simulated", "--db", base.path + "/name/" + String(repeating: "n", count: 300)])
+        #expect(longName.status != 0 && longName.stderr.contains("path too long"), "\(longName.stderr)")
+        let longBackup = try CLI.run(["backup", long, "--db", base.path])
+        #expect(longBackup.status != 0 && longBackup.stderr.contains("path too long"), "\(longBackup.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: base.path).isEmpty)
+        // A dangling symlink as --db.
+        try FileManager.default.createSymbolicLink(atPath: base.path + "/link", withDestinationPath: "missing")
+        for command in [["sync", "--simulated"], ["stats"]] {
+            let dangling = try CLI.run(command + ["--db", base.path + "/link"])
+            #expect(dangling.status != 0 && dangling.stderr.contains("is a symbolic link to missing"), "\(command): \(dangling.stderr)")
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: base.path) == ["link"])
+    }
+}
