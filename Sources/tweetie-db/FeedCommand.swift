@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Logging
 import TweetieSync
 
 struct FeedCommand: AsyncParsableCommand {
@@ -53,7 +54,7 @@ struct FeedCommand: AsyncParsableCommand {
             try await reportingErrors {
                 let store = try options.database.openExisting()
                 defer { store.close() }
-                try await stream(TweetieFeeds.list(try parseList(list), store: store, sections: sections.value, now: options.referenceTime), options)
+                try await stream(TweetieFeeds.list(try parseList(list), store: store, sections: sections.value, now: options.referenceTime), options, store: store)
             }
         }
     }
@@ -73,7 +74,7 @@ struct FeedCommand: AsyncParsableCommand {
             try await reportingErrors {
                 let store = try options.database.openExisting()
                 defer { store.close() }
-                try await stream(TweetieFeeds.person(username, store: store, sections: sections.value, now: options.referenceTime), options)
+                try await stream(TweetieFeeds.person(username, store: store, sections: sections.value, now: options.referenceTime), options, store: store)
             }
         }
     }
@@ -92,7 +93,7 @@ struct FeedCommand: AsyncParsableCommand {
             try await reportingErrors {
                 let store = try options.database.openExisting()
                 defer { store.close() }
-                try await stream(TweetieFeeds.people(try parseList(list), store: store), options)
+                try await stream(TweetieFeeds.people(try parseList(list), store: store), options, store: store)
             }
         }
     }
@@ -103,16 +104,26 @@ struct FeedCommand: AsyncParsableCommand {
     }
 }
 
-/// Prints the feed's messages, one JSON object per line, flushing each.
-private func stream<R: Record, Row>(_ feed: ChangeFeed<R, Row>, _ options: FeedCommand.Options) async throws {
+/// Prints the feed's messages, one JSON object per line, flushing each. Following, it logs once
+/// how other processes' commits reach it: a warning when inotify is unavailable (polling only),
+/// otherwise at info level (`TWEETIE_LOG_LEVEL=info`).
+private func stream<R: Record, Row>(_ feed: ChangeFeed<R, Row>, _ options: FeedCommand.Options, store: Store) async throws {
     var builder = feed.builder
     let encoder = RecordJSON.encoder()
+    var logged = false
     for try await change in feed.observation {
         let message = builder.message(for: change, moves: !options.noMoves)
         var line = try encoder.encode(message)
         line.append(0x0A)
         line.withUnsafeBytes { Out.write($0) }
         if !options.follow { return }
+        if !logged {
+            // The first element started the watcher: its paths are known now.
+            let wakeUp = store.commitWakeUp
+            Logger(label: "tweetie-db.feed").log(level: wakeUp.watchesNotifyFile ? .info : .warning,
+                                                 "following commits of other processes by \(wakeUp)")
+            logged = true
+        }
     }
 }
 

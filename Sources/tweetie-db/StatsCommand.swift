@@ -38,6 +38,7 @@ struct StatsCommand: ParsableCommand {
             Out.line("map            \(formatBytes(env.usedBytes)) used of \(formatBytes(env.mapSize)) (page size \(env.pageSize))")
             Out.line("last txn       \(env.lastTransactionID)")
             Out.line("readers        \(env.readersInUse) of \(env.maxReaders) slots in use")
+            Out.line("commit wake-up \(store.commitWakeUp) (for observers of this process)")
             if let first = stats.changeLogFirst, let last = stats.changeLogLast {
                 Out.line("change log     \(first)…\(last) (keeps the last \(stats.changeLogRetention))")
             } else {

@@ -31,7 +31,9 @@ final class HeldReaders: Sendable {
                 ended.leave()
             }.start()
         }
-        for _ in 0..<count { started.wait() }
+        for _ in 0..<count where started.wait(timeout: .now() + 60) == .timedOut {
+            errors.withLock { $0.append("a reader thread did not begin within 60 s") }
+        }
     }
 
     /// The errors of the readers that could not begin.
