@@ -137,7 +137,7 @@ struct BenchCommand: ParsableCommand {
             let l = s.latency
             var lines = [
                 "records      \(s.records) per round in \(s.commits) commits of \(s.batch) (durability \(durability))",
-                "rounds       \(s.rounds) after \(s.warmUpRounds) warm-up, each into a fresh database: \(s.roundRecordsPerSecond.map(rate).joined(separator: "  ")) records/s",
+                "rounds       \(s.rounds) after \(s.warmUpRounds) warm-up, each into a fresh database: \(s.roundRecordsPerSecond.map(rate).joined(separator: "  ")) records/s (warm-up \(rate(s.warmUpRecordsPerSecond)))",
                 "throughput   median \(rate(s.recordsPerSecond)) records/s (min \(rate(s.minRecordsPerSecond)), max \(rate(s.maxRecordsPerSecond))), \(Int(s.commitsPerSecond)) commits/s",
                 "commit       min \(ms(l.min))  p50 \(ms(l.p50))  p90 \(ms(l.p90))  p99 \(ms(l.p99))  p99.9 \(ms(l.p999))  max \(ms(l.max))  (\(l.count) commits)",
             ]

@@ -130,7 +130,9 @@ final class DemoScreen: Sendable {
         for (index, line) in lines.prefix(size.rows).enumerated() {
             out += "\u{1B}[\(index + 1);1H\u{1B}[\(line.style)m\(Self.fit(line.text, width: width))\u{1B}[0m\u{1B}[K"
         }
-        out += "\u{1B}[\(min(lines.count, size.rows) + 1);1H\u{1B}[J"
+        // Erase what an earlier, longer frame left below (at the bottom row, the cursor could not
+        // go below the frame: erasing from there would erase its last line).
+        if lines.count < size.rows { out += "\u{1B}[\(lines.count + 1);1H\u{1B}[J" }
         return out
     }
 

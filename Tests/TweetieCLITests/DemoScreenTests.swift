@@ -70,15 +70,15 @@ struct DemoScreenTests {
     @Test func finalScreenShowsTheStoredTimelineAndTheTerminalIsRestored() throws {
         let db = TemporaryDatabase()
         defer { db.remove() }
-        let run = try PseudoTerminalRun(["demo", "--db", db.path, "--ticks", "5", "--interval", "0", "--seed", "3"], rows: 40, columns: 100)
+        let run = try PseudoTerminalRun(["demo", "--db", db.path, "--ticks", "5", "--interval", "0", "--seed", "3"], rows: 24, columns: 100)
         let (status, output) = try run.finish()
         #expect(status == 0, "\(output.suffix(1000))")
         #expect(output.hasPrefix(Self.enter), "the screen starts on the alternate screen")
-        var terminal = VirtualTerminal(rows: 40, columns: 100)
+        var terminal = VirtualTerminal(rows: 24, columns: 100)
         terminal.feed(output)
         #expect(terminal.unknown.isEmpty, "sequences the demo should not send: \(terminal.unknown)")
         #expect(!terminal.onAlternate && terminal.cursorVisible, "the terminal is restored")
-        #expect(terminal.leftAlternate.count == 1)
+        #expect(terminal.leftAlternate.count == 1 && terminal.overflowWhenLeft == [0])
         #expect(terminal.lines.contains { $0.hasPrefix("summary: 5 fetches;") }, "the summary is printed after the screen: \(terminal.lines)")
         let screen = try #require(terminal.leftAlternate.last)
         let timeline = try Self.storedTimeline(db.path, seed: 3)
@@ -87,8 +87,32 @@ struct DemoScreenTests {
         #expect(screen[0].contains(SimulatedTwitterSource(seed: 3).list.key))
         #expect(screen[1].hasPrefix("fetch 5/5 · \(rows) rows in \(timeline.count) sections · changeset "), "status line \(screen[1].debugDescription)")
         #expect(screen[1].contains(" applied exactly (sequence "), "status line \(screen[1].debugDescription)")
+        #expect(screen[23].hasPrefix("… "), "the timeline is longer than the screen: the last line says so")
         let checked = Self.expectBody(Array(screen.dropFirst(2)), matches: timeline, width: 100)
-        #expect(checked >= min(rows, 20))
+        #expect(checked >= 15)
+        Self.expectMarks(terminal.frames.map(\.lines))
+    }
+
+    /// Checks the row marks of each frame against the changeset counts its status line gives:
+    /// every row the first changeset brings into an empty database is marked `+` (when the view
+    /// model saw the database empty first), and no frame
+    /// marks more rows than its changeset inserted, modified or moved.
+    static func expectMarks(_ frames: [[String]]) {
+        var changesets = 0
+        var startedEmpty = false
+        for frame in frames where frame.count > 1 {
+            if changesets == 0, frame[1].contains(" 0 rows in 0 sections · snapshot") { startedEmpty = true }
+            guard let range = frame[1].range(of: #"changeset \d+: \+(\d+) ~(\d+) -\d+ >(\d+)"#, options: .regularExpression) else { continue }
+            let counts = frame[1][range].split(separator: " ").dropFirst(2).map { Int($0.dropFirst()) ?? -1 }
+            let rows = frame.dropFirst(2).filter { !$0.hasPrefix(" ") || $0.hasPrefix("  ") }.filter { !$0.hasPrefix("… ") && !$0.isEmpty }
+            let marked = ["+", "~", ">"].map { mark in rows.filter { $0.hasPrefix(mark) }.count }
+            #expect(marked[0] <= counts[0] && marked[1] <= counts[1] && marked[2] <= counts[3], "marks \(marked) for \(frame[1])")
+            if changesets == 0, startedEmpty {
+                #expect(!rows.isEmpty && marked[0] == rows.count, "the first changeset inserts every row shown: \(frame)")
+            }
+            changesets += 1
+        }
+        #expect(changesets > 0, "frames with a changeset were drawn")
     }
 
     @Test(arguments: [SIGINT, SIGTERM])
@@ -115,19 +139,34 @@ struct DemoScreenTests {
     @Test func theScreenFollowsTheTerminalSize() throws {
         let db = TemporaryDatabase()
         defer { db.remove() }
-        let run = try PseudoTerminalRun(["demo", "--db", db.path, "--ticks", "30", "--interval", "0.05", "--seed", "5"], rows: 40, columns: 100)
-        try run.wait(for: "fetch 2/30")
+        // Two fetches 4 s apart: the resize comes while the demo waits, so only SIGWINCH redraws.
+        let run = try PseudoTerminalRun(["demo", "--db", db.path, "--ticks", "2", "--interval", "4", "--seed", "5"], rows: 40, columns: 100)
+        try run.wait(for: "· changeset 1:")
+        usleep(500_000)
+        let resizedAt = run.byteCount
         try run.resize(rows: 16, columns: 50)
         kill(run.process.processIdentifier, SIGWINCH)
+        usleep(1_000_000)
+        let redrawnBy = run.byteCount
         let (status, output) = try run.finish()
         #expect(status == 0, "\(output.suffix(1000))")
+        // Resize the screen where the terminal was resized: at the start of the frame being drawn then.
+        let bytes = Array(output.utf8)
+        let home = Array("\u{1B}[1;1H".utf8)
+        let cut = try #require(stride(from: min(resizedAt, bytes.count - home.count), through: 0, by: -1).first { bytes[$0..<($0 + home.count)].elementsEqual(home) })
         var terminal = VirtualTerminal(rows: 40, columns: 100)
-        terminal.feed(output)
+        terminal.feed(String(decoding: bytes[..<cut], as: UTF8.self))
+        terminal.resize(rows: 16, columns: 50)
+        terminal.feed(String(decoding: bytes[cut..<redrawnBy], as: UTF8.self))
+        // Within a second of SIGWINCH, seconds before the second fetch, the screen is redrawn at the new size.
+        #expect(terminal.overflow == 0, "lines are cut to the new width: \(terminal.lines)")
+        #expect(terminal.lines[1].hasPrefix("fetch 1/2 "), "\(terminal.lines)")
+        #expect(terminal.lines[15].hasPrefix("… "), "the last line says what did not fit: \(terminal.lines)")
+        terminal.feed(String(decoding: bytes[redrawnBy...], as: UTF8.self))
         let screen = try #require(terminal.leftAlternate.last)
-        #expect(screen.allSatisfy { $0.count <= 50 }, "lines are cut to the new width: \(screen)")
-        #expect(screen.dropFirst(16).allSatisfy { $0.isEmpty }, "nothing below the new height: \(screen)")
+        #expect(terminal.overflowWhenLeft == [0], "the last frame's lines are cut to the new width: \(screen)")
         #expect(screen[15].hasPrefix("… "), "the last line says what did not fit: \(screen[15].debugDescription)")
-        Self.expectBody(Array(screen.prefix(16).dropFirst(2)), matches: try Self.storedTimeline(db.path, seed: 5), width: 50)
+        Self.expectBody(Array(screen.dropFirst(2)), matches: try Self.storedTimeline(db.path, seed: 5), width: 50)
     }
 
     @Test(arguments: [(["--log"], "xterm"), ([], "dumb")])

@@ -79,6 +79,9 @@ final class PseudoTerminalRun: @unchecked Sendable {
     /// Everything written so far, as text.
     var output: String { lock.withLock { String(decoding: bytes, as: UTF8.self) } }
 
+    /// How many bytes were written so far.
+    var byteCount: Int { lock.withLock { bytes.count } }
+
     /// Waits until the output contains `text` (at most `timeout` seconds).
     func wait(for text: String, timeout: Double = 60) throws {
         let deadline = Date().addingTimeInterval(timeout)
@@ -110,22 +113,47 @@ final class PseudoTerminalRun: @unchecked Sendable {
 /// in line and display, attributes, the alternate screen, cursor visibility) to tell what a
 /// terminal shows. Each character takes one cell; text past the right edge is dropped.
 struct VirtualTerminal {
-    let rows: Int, columns: Int
+    private(set) var rows: Int, columns: Int
     private(set) var normal: [[Character]]
     private(set) var alternate: [[Character]]
     private(set) var onAlternate = false
     private(set) var cursorVisible = true
     /// The alternate screen each time the program left it.
     private(set) var leftAlternate: [[String]] = []
+    /// The alternate screen each time the cursor went home to draw a new frame over it or the
+    /// program left it, with the characters written past its right edge in that frame.
+    private(set) var frames: [(lines: [String], overflow: Int)] = []
+    /// Characters written past the right edge of the alternate screen since the cursor last went
+    /// home, and that count each time the program left the alternate screen.
+    private(set) var overflow = 0, overflowWhenLeft: [Int] = []
     /// Sequences this interpreter does not know (a test fails on them).
     private(set) var unknown: [String] = []
     private var row = 0, column = 0
+    /// The normal screen's cursor, saved while the alternate screen is shown (as xterm does for 1049).
+    private var savedCursor = (row: 0, column: 0)
 
     init(rows: Int, columns: Int) {
         self.rows = rows
         self.columns = columns
         normal = Array(repeating: Array(repeating: " ", count: columns), count: rows)
         alternate = normal
+    }
+
+    /// Changes the size as a terminal window does: lines and columns beyond it are dropped, new
+    /// ones are blank.
+    mutating func resize(rows: Int, columns: Int) {
+        func fitted(_ grid: [[Character]]) -> [[Character]] {
+            (0..<rows).map { r in
+                let line = r < grid.count ? Array(grid[r].prefix(columns)) : []
+                return line + Array(repeating: " ", count: columns - line.count)
+            }
+        }
+        normal = fitted(normal)
+        alternate = fitted(alternate)
+        self.rows = rows
+        self.columns = columns
+        row = min(row, rows - 1)
+        column = min(column, columns - 1)
     }
 
     /// The lines of the screen shown now, trailing spaces removed.
@@ -155,7 +183,7 @@ struct VirtualTerminal {
             case "\r":
                 column = 0
             default:
-                if column < columns { put(character) }
+                if column < columns { put(character) } else if onAlternate { overflow += 1 }
                 column += 1
             }
         }
@@ -174,14 +202,22 @@ struct VirtualTerminal {
         let numbers = parameters.split(separator: ";", omittingEmptySubsequences: false).map { Int($0) }
         switch (parameters, final) {
         case ("?1049", "h"):
+            savedCursor = (row, column)
             onAlternate = true
             alternate = Array(repeating: Array(repeating: " ", count: columns), count: rows)
         case ("?1049", "l"):
             leftAlternate.append(Self.text(alternate))
+            overflowWhenLeft.append(overflow)
+            frames.append((Self.text(alternate), overflow))
             onAlternate = false
+            (row, column) = (min(savedCursor.row, rows - 1), min(savedCursor.column, columns - 1))
         case ("?25", "l"): cursorVisible = false
         case ("?25", "h"): cursorVisible = true
         case (_, "H"):
+            if onAlternate, (numbers.first ?? 1) ?? 1 == 1, (numbers.count > 1 ? numbers[1] : 1) ?? 1 == 1 {
+                frames.append((Self.text(alternate), overflow))
+                overflow = 0
+            }
             row = min(rows - 1, max(0, ((numbers.first ?? 1) ?? 1) - 1))
             column = min(columns - 1, max(0, ((numbers.count > 1 ? numbers[1] : 1) ?? 1) - 1))
         case (_, "m"): break

@@ -34,6 +34,8 @@ extension WriteBenchmark {
         public var maxRecordsPerSecond: Double
         /// Records per second of each measured round, in the order they ran.
         public var roundRecordsPerSecond: [Double]
+        /// Records per second of the warm-up round: what one cold round in a fresh process gives.
+        public var warmUpRecordsPerSecond: Double
         /// Commits per second of the median round.
         public var commitsPerSecond: Double
         /// Commit latency percentiles over every commit of every measured round.
@@ -92,6 +94,7 @@ extension WriteBenchmark {
         let pairs = compareRaw ? try encodedPairs() : nil
         var histogram = Histogram<UInt64>()
         var results: [Result] = []
+        var warmUp = 0.0
         var rawSeconds: [Double] = []
         for round in 0...rounds {
             let report = { (written: Int) -> Void in progress?(Progress(round: round, written: written)) }
@@ -104,7 +107,10 @@ extension WriteBenchmark {
                 measured = try measure(on: store, progress: report)
             }
             let raw = try pairs.map { try Self.rawPut($0, configuration: configuration.environment) }
-            guard round > 0 else { continue }
+            guard round > 0 else {
+                warmUp = measured.result.recordsPerSecond
+                continue
+            }
             results.append(measured.result)
             histogram.add(measured.commits)
             if let raw { rawSeconds.append(raw) }
@@ -115,7 +121,7 @@ extension WriteBenchmark {
         var summary = Summary(records: middle.records, batch: batch, commits: middle.commits, durability: middle.durability,
                               rounds: rounds, warmUpRounds: 1, seconds: middle.seconds, recordsPerSecond: middle.recordsPerSecond,
                               minRecordsPerSecond: rates.min() ?? 0, maxRecordsPerSecond: rates.max() ?? 0, roundRecordsPerSecond: rates,
-                              commitsPerSecond: middle.commitsPerSecond, latency: Latency(histogram), raw: nil)
+                              warmUpRecordsPerSecond: warmUp, commitsPerSecond: middle.commitsPerSecond, latency: Latency(histogram), raw: nil)
         if !rawSeconds.isEmpty {
             let seconds = rawSeconds[Self.medianRank(rawSeconds)]
             let rate = { (s: Double) in s > 0 ? Double(records) / s : 0 }
