@@ -351,3 +351,25 @@ extension HostileEnvironmentCLITests {
         #expect(!empty.stderr.contains("failed at the"))
     }
 }
+
+extension HostileEnvironmentCLITests {
+    /// A backup killed with SIGKILL leaves its temporary file; the next backup there removes it
+    /// (its process is gone) and leaves a live process's alone.
+    @Test func theNextBackupRemovesTemporaryFilesOfKilledBackups() throws {
+        let db = try StoreCommandsTests.seeded(20)
+        defer { db.remove() }
+        let destination = db.path + "-again"
+        try FileManager.default.createDirectory(atPath: destination, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: destination) }
+        let gone = Process()
+        gone.executableURL = URL(fileURLWithPath: "/bin/true")
+        try gone.run()
+        gone.waitUntilExit()
+        let stale = "data.mdb.partial-\(gone.processIdentifier)", live = "data.mdb.partial-\(getpid())"
+        for name in [stale, live] { try Data("partial".utf8).write(to: URL(fileURLWithPath: destination + "/" + name)) }
+        let result = try CLI.run(["backup", destination, "--db", db.path])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(Self.partials(in: destination) == [live])
+        #expect(try CLI.run(["verify", "--db", destination]).status == 0)
+    }
+}
