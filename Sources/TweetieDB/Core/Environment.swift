@@ -646,7 +646,8 @@ public final class Environment: @unchecked Sendable {
     /// copy is written to ``temporaryCopyName`` in `directory`, created 0600 whatever the umask,
     /// flushed to disk (file and directory) and only then renamed to `data.mdb`: a copy that fails
     /// (a full disk) or is killed never leaves a `data.mdb` behind. On failure the temporary file
-    /// and any directory the copy created are removed.
+    /// and any directory the copy created are removed; temporary files left in `directory` by
+    /// killed copies (whose process is gone) are removed by the next copy there.
     ///
     /// ```swift
     /// try env.copy(to: "/backups/tweetie-2026-11-21")
@@ -689,6 +690,7 @@ public final class Environment: @unchecked Sendable {
             throw failure(.system(EACCES), "cannot create the destination directory: \(error.localizedDescription)")
         }
         if created.first == directory, chmod(directory, 0o700) != 0 { throw systemFailure("cannot make the destination directory private") }
+        Environment.removeStaleTemporaryCopies(in: directory)
         descriptor = Glibc.open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else { throw systemFailure("cannot create \(temporary)") }
         guard fchmod(descriptor, 0o600) == 0 else { throw systemFailure("cannot make \(temporary) private") }
@@ -705,6 +707,16 @@ public final class Environment: @unchecked Sendable {
             guard fd >= 0 else { continue }
             _ = fsync(fd)
             Glibc.close(fd)
+        }
+    }
+
+    /// Removes the temporary copies in `directory` left by copies whose process is gone (killed
+    /// with SIGKILL, which leaves no chance to clean up); those of live processes stay.
+    private static func removeStaleTemporaryCopies(in directory: String) {
+        let prefix = "data.mdb.partial-"
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? [] where name.hasPrefix(prefix) {
+            guard let pid = pid_t(name.dropFirst(prefix.count)), pid > 0, pid != getpid() else { continue }
+            if kill(pid, 0) != 0, errno == ESRCH { unlink(directory + "/" + name) }
         }
     }
 

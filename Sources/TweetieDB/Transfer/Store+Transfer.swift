@@ -245,7 +245,8 @@ extension Store {
                 do {
                     (primaryKey, recordBytes, indexEntries) = try descriptor.fromJSON(recordJSON)
                 } catch let error as DecodingError {
-                    throw TransferError(line: lineNumber, reason: "the record is not a valid \(descriptor.typeName): \(Store.explain(error))")
+                    let number = JSONNumberDiagnosis.explain(error, json: recordJSON) { _ = try descriptor.fromJSON($0) }
+                    throw TransferError(line: lineNumber, reason: "the record is not a valid \(descriptor.typeName): \(number ?? Store.explain(error))")
                 } catch {
                     throw TransferError(line: lineNumber, reason: "the record is not a valid \(descriptor.typeName): \(error)")
                 }
@@ -277,8 +278,13 @@ extension Store {
         case .tooLong:
             throw TransferError(line: 1, reason: "the header line is longer than \(maxLineBytes) bytes")
         case .unterminated(let bytes), .line(let bytes):
-            guard !JSONNesting.exceedsLimit(bytes) else {
+            switch JSONStructure.check(bytes) {
+            case .tooDeep:
                 throw TransferError(line: 1, reason: "the first line nests arrays or objects deeper than \(JSONNesting.maximumDepth) levels; it is not a tweetie-db export header")
+            case .duplicateKey(let key):
+                throw TransferError(line: 1, reason: "the header has the field '\(key)' more than once in one object; each field may appear once")
+            case nil:
+                break
             }
             do {
                 header = try JSONDecoder().decode(ExportHeader.self, from: Data(bytes))
@@ -316,8 +322,13 @@ extension Store {
     /// with a plain name) are sliced without parsing, so the record is parsed once, by its
     /// decoder; any other valid layout takes the general path.
     static func splitRecordLine(_ bytes: [UInt8], line: Int) throws -> (String, Data) {
-        guard !JSONNesting.exceedsLimit(bytes) else {
+        switch JSONStructure.check(bytes) {
+        case .tooDeep:
             throw TransferError(line: line, reason: "the line nests arrays or objects deeper than \(JSONNesting.maximumDepth) levels")
+        case .duplicateKey(let key):
+            throw TransferError(line: line, reason: "the field '\(key)' appears more than once in one object; each field may appear once")
+        case nil:
+            break
         }
         let prefix = Array(#"{"collection":""#.utf8)
         let middle = Array(#"","record":"#.utf8)
