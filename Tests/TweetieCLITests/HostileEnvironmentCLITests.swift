@@ -295,6 +295,9 @@ struct HostileEnvironmentCLITests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: base.path).isEmpty)
         let environment = try Self.shell("cd '\(base.path)' && TWEETIE_DB=\"$(printf 'env\\376')\" \"$0\" sync --simulated")
         #expect(environment.status != 0 && environment.stderr.contains("$TWEETIE_DB") && environment.stderr.contains("not valid UTF-8"), "\(environment.stderr)")
+        // Only the variable the default comes from counts: a bad $HOME with $TWEETIE_DB set is fine.
+        let home = try Self.shell("cd '\(base.path)' && HOME=\"$(printf 'home\\376')\" TWEETIE_DB='\(base.path)/db' \"$0\" stats")
+        #expect(home.stderr.contains("no database at \(base.path)/db"), "\(home.stderr)")
         // Over PATH_MAX, and a component over NAME_MAX: "path too long", no directories.
         let long = base.path + "/long/" + Array(repeating: String(repeating: "d", count: 200), count: 25).joined(separator: "/")
         let tooLong = try CLI.run(["sync", "--simulated", "--db", long])

@@ -25,7 +25,11 @@ struct DatabaseOptions: ParsableArguments {
     /// `ulimit -v` leaves too little address space (see ``AddressSpace``).
     func validate() throws {
         if path == nil {
-            for name in ["TWEETIE_DB", "XDG_DATA_HOME", "HOME"] { try PathCheck.validateEnvironmentIsUTF8(name) }
+            // The variable the default comes from: the first of these that is set and not empty.
+            let names: [String] = ["TWEETIE_DB", "XDG_DATA_HOME", "HOME"]
+            if let name = names.first(where: { (name: String) in getenv(name).map { $0.pointee != 0 } ?? false }) {
+                try PathCheck.validateEnvironmentIsUTF8(name)
+            }
         }
         try PathCheck.validate(resolvedPath, role: "--db")
         if let maxReaders, !(1...Self.maxReadersLimit).contains(maxReaders) {
