@@ -46,6 +46,45 @@ struct MaxReadersCLITests {
         #expect(stats.output.contains("of 4 slots"), "\(stats.output)")
     }
 
+    /// The probe's case: slow exports (writing into a pipe nobody reads) hold every slot, and
+    /// commands fail saying what to do; once those processes are killed, their slots are
+    /// reclaimed (`mdb_reader_check` when a process opens the database).
+    @Test func slotsOfKilledReadersAreReclaimed() throws {
+        let db = TemporaryDatabase()
+        defer { db.remove() }
+        // Enough tweets that an export blocks on a full pipe while its read transaction is open.
+        let created = try CLI.run(["sync", "--simulated", "--seed", "3", "--ticks", "300", "--max-readers", "4", "--db", db.path])
+        #expect(created.status == 0, "\(created.stderr)")
+        var configuration = StoreConfiguration()
+        configuration.environment.maxReaders = 4
+        let store = try TweetieDatabase.open(at: db.path, configuration: configuration)
+        defer { store.close() }
+        var exports: [Process] = []
+        defer { for export in exports where export.isRunning { kill(export.processIdentifier, SIGKILL) } }
+        for _ in 0..<4 {
+            let export = Process()
+            export.executableURL = CLI.executable
+            export.arguments = ["export", "--db", db.path]
+            export.standardOutput = Pipe()  // never read: the export blocks with its transaction open
+            export.standardError = FileHandle.nullDevice
+            try export.run()
+            exports.append(export)
+        }
+        let deadline = Date().addingTimeInterval(60)
+        while store.environment.info().readersInUse < 4 && Date() < deadline { usleep(20_000) }
+        try #require(store.environment.info().readersInUse == 4, "the exports did not all hold a reader slot")
+        let full = try CLI.run(["stats", "--db", db.path])
+        #expect(full.status != 0 && full.stderr.contains("no free reader slot") && full.stderr.contains("--max-readers"), "\(full.stderr)")
+        for export in exports {
+            kill(export.processIdentifier, SIGKILL)
+            export.waitUntilExit()
+        }
+        // The dead exports' slots still look taken until a process checks them.
+        let after = try CLI.run(["stats", "--db", db.path])
+        #expect(after.status == 0, "\(after.stderr)")
+        #expect(after.output.contains("of 4 slots"), "\(after.output)")
+    }
+
     @Test func maxReadersIsValidated() throws {
         for value in ["0", "-3", "\(1 << 21)"] {
             let result = try CLI.run(["stats", "--max-readers=\(value)", "--db", "/tmp/unused-\(UUID())"])
