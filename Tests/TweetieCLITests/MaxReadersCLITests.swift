@@ -5,17 +5,22 @@ import Testing
 
 @Suite("tweetie-db --max-readers")
 struct MaxReadersCLITests {
+    /// Creates a database of `ticks` simulated steps whose lock file has 4 reader slots (the first
+    /// process to open a database sizes lock.mdb), and opens it in this process.
+    static func openWithFourSlots(_ db: TemporaryDatabase, ticks: Int) throws -> Store {
+        let created = try CLI.run(["sync", "--simulated", "--seed", "3", "--ticks", "\(ticks)", "--max-readers", "4", "--db", db.path])
+        #expect(created.status == 0, "\(created.stderr)")
+        var configuration = StoreConfiguration()
+        configuration.environment.maxReaders = 4
+        return try TweetieDatabase.open(at: db.path, configuration: configuration)
+    }
+
     /// More concurrent readers than the database's reader slots: commands fail saying what to do
     /// from the command line, and work again once the readers are gone.
     @Test func aFullReaderTableSaysToUseMaxReaders() throws {
         let db = TemporaryDatabase()
         defer { db.remove() }
-        // The first process to open the database sizes lock.mdb: 4 slots.
-        let created = try CLI.run(["sync", "--simulated", "--seed", "3", "--ticks", "1", "--max-readers", "4", "--db", db.path])
-        #expect(created.status == 0, "\(created.stderr)")
-        var configuration = StoreConfiguration()
-        configuration.environment.maxReaders = 4
-        let store = try TweetieDatabase.open(at: db.path, configuration: configuration)
+        let store = try Self.openWithFourSlots(db, ticks: 1)
         defer { store.close() }
         #expect(store.environment.info().maxReaders == 4)
         // Four slow readers (threads of this process) hold every slot.
@@ -53,11 +58,7 @@ struct MaxReadersCLITests {
         let db = TemporaryDatabase()
         defer { db.remove() }
         // Enough tweets that an export blocks on a full pipe while its read transaction is open.
-        let created = try CLI.run(["sync", "--simulated", "--seed", "3", "--ticks", "300", "--max-readers", "4", "--db", db.path])
-        #expect(created.status == 0, "\(created.stderr)")
-        var configuration = StoreConfiguration()
-        configuration.environment.maxReaders = 4
-        let store = try TweetieDatabase.open(at: db.path, configuration: configuration)
+        let store = try Self.openWithFourSlots(db, ticks: 300)
         defer { store.close() }
         var exports: [Process] = []
         defer { for export in exports where export.isRunning { kill(export.processIdentifier, SIGKILL) } }
