@@ -141,8 +141,9 @@ struct DemoScreenTests {
         defer { db.remove() }
         // Two fetches 4 s apart: the resize comes while the demo waits, so only SIGWINCH redraws.
         let run = try PseudoTerminalRun(["demo", "--db", db.path, "--ticks", "2", "--interval", "4", "--seed", "5"], rows: 40, columns: 100)
-        try run.wait(for: "· changeset 1:")
-        usleep(500_000)
+        // After the first fetch, give its changeset a second to reach the screen (the second fetch is 4 s away).
+        try run.wait(for: "fetch 1/2 · ")
+        usleep(1_000_000)
         let resizedAt = run.byteCount
         try run.resize(rows: 16, columns: 50)
         kill(run.process.processIdentifier, SIGWINCH)
