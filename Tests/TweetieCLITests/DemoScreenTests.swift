@@ -67,10 +67,13 @@ struct DemoScreenTests {
         return rows
     }
 
+    // The demos below fetch 0.2 s apart: the view model starts observing while the first fetch
+    // runs, and if all the commits came before it, its first delivery would be a snapshot with no
+    // changeset to mark or log.
     @Test func finalScreenShowsTheStoredTimelineAndTheTerminalIsRestored() throws {
         let db = TemporaryDatabase()
         defer { db.remove() }
-        let run = try PseudoTerminalRun(["demo", "--db", db.path, "--ticks", "5", "--interval", "0", "--seed", "3"], rows: 24, columns: 100)
+        let run = try PseudoTerminalRun(["demo", "--db", db.path, "--ticks", "5", "--interval", "0.2", "--seed", "3"], rows: 24, columns: 100)
         let (status, output) = try run.finish()
         #expect(status == 0, "\(output.suffix(1000))")
         #expect(output.hasPrefix(Self.enter), "the screen starts on the alternate screen")
@@ -141,8 +144,9 @@ struct DemoScreenTests {
         defer { db.remove() }
         // Two fetches 4 s apart: the resize comes while the demo waits, so only SIGWINCH redraws.
         let run = try PseudoTerminalRun(["demo", "--db", db.path, "--ticks", "2", "--interval", "4", "--seed", "5"], rows: 40, columns: 100)
-        try run.wait(for: "· changeset 1:")
-        usleep(500_000)
+        // After the first fetch, give its changeset a second to reach the screen (the second fetch is 4 s away).
+        try run.wait(for: "fetch 1/2 · ")
+        usleep(1_000_000)
         let resizedAt = run.byteCount
         try run.resize(rows: 16, columns: 50)
         kill(run.process.processIdentifier, SIGWINCH)
@@ -173,14 +177,14 @@ struct DemoScreenTests {
     func withLogOrADumbTerminalItPrintsTheLog(_ extra: [String], _ term: String) throws {
         let db = TemporaryDatabase()
         defer { db.remove() }
-        let run = try PseudoTerminalRun(["demo", "--db", db.path, "--ticks", "3", "--interval", "0", "--seed", "3"] + extra,
+        let run = try PseudoTerminalRun(["demo", "--db", db.path, "--ticks", "3", "--interval", "0.2", "--seed", "3"] + extra,
                                         rows: 24, columns: 80, environment: ["TERM": term])
         let (status, output) = try run.finish()
         #expect(status == 0, "\(output.suffix(1000))")
         #expect(!output.contains("\u{1B}["), "no escape sequences in the log")
         let lines = output.split(separator: "\r\n").map(String.init)
         #expect(lines.first.map { $0.hasPrefix("snapshot (sequence") || $0.hasPrefix("fetch 1:") } == true, "\(lines.prefix(3))")
-        #expect(lines.contains { $0.hasPrefix("changeset (sequence") && $0.hasSuffix("applied exactly") })
+        #expect(lines.contains { $0.hasPrefix("changeset (sequence") && $0.hasSuffix("applied exactly") }, "\(lines)")
         #expect(lines.contains { $0.hasPrefix("summary: 3 fetches;") })
     }
 }
