@@ -93,7 +93,7 @@ struct FullDiskProbes {
         let database = mount + "/created"
         fill(leaving: free)
         let first = run(["sync", "--simulated", "--ticks", "2", "--db", database], probe: "create with \(free) bytes free")
-        if let first, first.code != 0, !first.stderr.contains("no space") {
+        if let first, first.code != 0, !first.stderr.lowercased().contains("no space") {
             record("create with \(free) bytes free: exit \(first.code) without a no-space message: \(first.stderr)")
         }
         unlink(mount + "/filler")
@@ -122,7 +122,7 @@ struct FullDiskProbes {
                 guard let result = run(arguments + ["--db", database], probe: probe) else { continue }
                 if result.stderr.contains("corrupt") {
                     record("\(probe): an intact database was called corrupt: \(result.stderr)")
-                } else if result.code != 0, !result.stderr.contains("no space") {
+                } else if result.code != 0, !result.stderr.lowercased().contains("no space") {
                     record("\(probe): exit \(result.code) without a no-space message: \(result.stderr)")
                 }
             }

@@ -6,6 +6,8 @@ struct CLI {
         var status: Int32
         var stdout: Data
         var stderr: String
+        /// The signal that ended the process, if one did.
+        var signal: Int32?
         var output: String { String(decoding: stdout, as: UTF8.self) }
     }
 
@@ -47,7 +49,8 @@ struct CLI {
             usleep(10_000)
         }
         let (stdout, stderr) = collector.finish()
-        return Result(status: process.terminationStatus, stdout: stdout, stderr: String(decoding: stderr, as: UTF8.self))
+        let signal = process.terminationReason == .uncaughtSignal ? process.terminationStatus : nil
+        return Result(status: process.terminationStatus, stdout: stdout, stderr: String(decoding: stderr, as: UTF8.self), signal: signal)
     }
 
     /// Starts `tweetie-db arguments…` and returns it running, with its stdout readable line by line.

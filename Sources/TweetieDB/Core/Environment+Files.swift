@@ -83,15 +83,16 @@ extension Environment {
         guard case .incomplete = state else { return }
         // Discard it only under LMDB's exclusive lock: a process that has the environment open (or
         // is creating it) holds a shared or exclusive lock on byte 0 of lock.mdb.
+        let lockExisted = access(path + "/lock.mdb", F_OK) == 0
         let lockFD = Glibc.open(path + "/lock.mdb", O_RDWR | O_CREAT | O_CLOEXEC, mode_t(configuration.fileMode))
         guard lockFD >= 0 else { return }
         defer { Glibc.close(lockFD) }
+        if !lockExisted { giveToDirectoryOwner(path + "/lock.mdb", directory: path) }
         var lock = flock()
         lock.l_type = Int16(F_WRLCK)
         lock.l_whence = Int16(SEEK_SET)
         lock.l_start = 0
         lock.l_len = 1
-        giveToDirectoryOwner(path + "/lock.mdb", directory: path)
         guard fcntl(lockFD, F_SETLK, &lock) == 0 else { return }
         guard case .incomplete = try dataFileState(path: path) else { return }
         _ = truncate(path + "/data.mdb", 0)
