@@ -47,15 +47,18 @@ test-sanitize: deps
 	ASAN_OPTIONS=detect_leaks=0 $(SWIFT) test --sanitize=address --scratch-path .build-asan
 	TSAN_OPTIONS="suppressions=$(CURDIR)/Tests/Sanitizers/tsan.supp" $(SWIFT) test --sanitize=thread --scratch-path .build-tsan
 
-# The hostile-environment campaigns (issue 21). backup-kill: `tweetie-db backup` SIGKILLed at
-# random moments BACKUP_KILL_TRIALS times; the destination must be left without data.mdb or with
-# a complete, verifying, owner-only backup. Exits non-zero on any failure.
+# The hostile-environment campaigns (issue 21), as root (full-disk mounts a tmpfs).
+# backup-kill: `tweetie-db backup` SIGKILLed at random moments BACKUP_KILL_TRIALS times; the
+# destination must be left without data.mdb or with a complete, verifying, owner-only backup.
+# full-disk: creation, re-creation after freeing space, and reads of an intact database on a tmpfs
+# with 0 to 32 KiB free: no SIGBUS, never "corrupt", never a database left unusable.
+# Each exits non-zero on any failure.
 BACKUP_KILL_TRIALS ?= 30
 torture-hostile: deps
 	$(SWIFT) build --product tweetie-db
 	$(SWIFT) build --product tweetie-torture
 	$$($(SWIFT) build --show-bin-path)/tweetie-torture backup-kill --trials $(BACKUP_KILL_TRIALS) $(BACKUP_KILL_ARGS)
-	@# Full-disk campaign: add its tweetie-torture command here (one line, like backup-kill above).
+	$$($(SWIFT) build --show-bin-path)/tweetie-torture full-disk $(FULL_DISK_ARGS)
 
 # Deterministic mutation fuzzing of Twitter JSON decoding and NDJSON import, FUZZ_SECONDS per
 # target (statuses, members, users, ndjson). Crash, hang and misbehaviour inputs go to .fuzz/findings;
