@@ -25,7 +25,7 @@ struct BackupCommand: ParsableCommand {
             let store = try database.openExisting()
             defer { store.close() }
             // What a signal must not leave behind: the temporary copy, and the directory if new.
-            let temporary = destination + "/" + Environment.temporaryCopyName
+            let temporary = destination + "/" + Store.backupTemporaryName
             let newDirectory = !FileManager.default.fileExists(atPath: destination)
             InterruptCleanup.register(file: temporary)
             if newDirectory { InterruptCleanup.register(directory: destination) }
@@ -34,7 +34,7 @@ struct BackupCommand: ParsableCommand {
                 InterruptCleanup.unregister(destination)
             }
             do {
-                try store.environment.copy(to: destination, compact: true)
+                try store.backup(to: destination, compact: true)
             } catch {
                 throw CLIError("backup to \(destination) failed: \(error); no data.mdb was left there")
             }

@@ -101,7 +101,7 @@ struct BenchCommand: ParsableCommand {
         func run() throws {
             try reportingErrors {
                 var configuration = StoreConfiguration()
-                configuration.environment.durability = durability.durability
+                configuration.durability = durability.durability
                 var existing: Store?
                 if let path {
                     do {

@@ -31,7 +31,7 @@ struct StatsCommand: ParsableCommand {
                 table.rows.append([c.name, "v\(c.schemaVersion)", "\(c.records)", indexes.isEmpty ? "-" : indexes, formatBytes(c.bytes)])
             }
             Out.write(table.render())
-            let env = stats.environment
+            let env = stats.info
             Out.line()
             Out.line("database       \(stats.path)")
             Out.line("file size      \(formatBytes(stats.fileSize))")

@@ -88,7 +88,7 @@ struct WriterCommand: ParsableCommand {
             workload.didCommit(plan)
             commits += 1
         }
-        Out.line("done \(commits) map \(store.environment.info().mapSize)")
+        Out.line("done \(commits) map \(store.info().mapSize)")
     }
 
     /// Commits `actions` in one write transaction; returns its change-log sequence.

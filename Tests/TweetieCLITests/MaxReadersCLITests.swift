@@ -22,7 +22,7 @@ struct MaxReadersCLITests {
         defer { db.remove() }
         let store = try Self.openWithFourSlots(db, ticks: 1)
         defer { store.close() }
-        #expect(store.environment.info().maxReaders == 4)
+        #expect(store.info().maxReaders == 4)
         // Four slow readers (threads of this process) hold every slot.
         let released = DispatchSemaphore(value: 0), started = DispatchSemaphore(value: 0), ended = DispatchGroup()
         for _ in 0..<4 {
@@ -72,8 +72,8 @@ struct MaxReadersCLITests {
             exports.append(export)
         }
         let deadline = Date().addingTimeInterval(60)
-        while store.environment.info().readersInUse < 4 && Date() < deadline { usleep(20_000) }
-        try #require(store.environment.info().readersInUse == 4, "the exports did not all hold a reader slot")
+        while store.info().readersInUse < 4 && Date() < deadline { usleep(20_000) }
+        try #require(store.info().readersInUse == 4, "the exports did not all hold a reader slot")
         let full = try CLI.run(["stats", "--db", db.path])
         #expect(full.status != 0 && full.stderr.contains("no free reader slot") && full.stderr.contains("--max-readers"), "\(full.stderr)")
         for export in exports {

@@ -66,9 +66,9 @@ public struct StoreStatistics: Sendable, Hashable, Codable {
     /// The memory map's size and use, the last transaction and reader slots.
     ///
     /// ```swift
-    /// print(stats.environment.usedBytes, stats.environment.mapSize)
+    /// print(stats.info.usedBytes, stats.info.mapSize)
     /// ```
-    public var environment: EnvironmentInfo
+    public var info: EnvironmentInfo
     /// The first and last sequence numbers held by the change log, if any.
     ///
     /// ```swift
@@ -87,6 +87,11 @@ public struct StoreStatistics: Sendable, Hashable, Codable {
     /// print(stats.changeLogRetention)
     /// ```
     public var changeLogRetention: Int
+
+    /// The JSON keys; ``info`` keeps its historical key, `environment`.
+    enum CodingKeys: String, CodingKey {
+        case path, collections, fileSize, info = "environment", changeLogFirst, changeLogLast, changeLogRetention
+    }
 }
 
 extension Store {
@@ -115,7 +120,7 @@ extension Store {
             let range = try reader.changeLogRange()
             let attributes = try? FileManager.default.attributesOfItem(atPath: path + "/data.mdb")
             return StoreStatistics(path: path, collections: collections, fileSize: (attributes?[.size] as? Int) ?? 0,
-                                   environment: environment.info(), changeLogFirst: range?.lowerBound,
+                                   info: environment.info(), changeLogFirst: range?.lowerBound,
                                    changeLogLast: range?.upperBound, changeLogRetention: configuration.changeLogRetention)
         }
     }

@@ -5,9 +5,10 @@ import Synchronization
 ///
 /// ```swift
 /// var configuration = StoreConfiguration()
-/// configuration.environment.durability = .noMetaSync
+/// configuration.durability = .noMetaSync
 /// configuration.changeLogRetention = 50_000
 /// ```
+@dynamicMemberLookup
 public struct StoreConfiguration: Sendable, Hashable {
     /// The LMDB environment's configuration (map size, durability, readers…). Default: ``Configuration/init()``.
     ///
@@ -15,6 +16,19 @@ public struct StoreConfiguration: Sendable, Hashable {
     /// configuration.environment.durability = .noSync
     /// ```
     public var environment = Configuration()
+
+    /// The environment's settings, read and written directly on the store configuration:
+    /// `configuration.durability`, `.mapSize`, `.maximumMapSize`, `.maxReaders`, `.readOnly`,
+    /// `.createDatabase`… (each documented on ``Configuration``).
+    ///
+    /// ```swift
+    /// configuration.durability = .noMetaSync
+    /// configuration.mapSize = 1 << 20
+    /// ```
+    public subscript<Value>(dynamicMember keyPath: WritableKeyPath<Configuration, Value>) -> Value {
+        get { environment[keyPath: keyPath] }
+        set { environment[keyPath: keyPath] = newValue }
+    }
 
     /// How many committed transactions the change log keeps, at least. Default: 10,000.
     ///
@@ -120,12 +134,9 @@ public final class Store: @unchecked Sendable {
     /// ```
     public static let formatVersion = 1
 
-    /// The LMDB environment underneath.
-    ///
-    /// ```swift
-    /// print(store.environment.info().mapSize)
-    /// ```
-    public let environment: Environment
+    /// The LMDB environment underneath: internal, so that callers go through the store (see
+    /// `Store+Maintenance.swift` for what they need of it).
+    let environment: Environment
     /// The configuration the store was opened with.
     ///
     /// ```swift

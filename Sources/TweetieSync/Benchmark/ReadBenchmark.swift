@@ -29,7 +29,7 @@ public struct ReadBenchmark: Sendable {
         public var scanSeconds: Double
         /// Records per second of the best scan.
         public var scanRecordsPerSecond: Double
-        /// Pages whose structure the page check validated (``Environment/checkPageStructure()``).
+        /// Pages whose structure the page check validated (``Store/checkPageStructure()``).
         public var pagesChecked: Int
         /// Best time of the page check over the whole file, in seconds.
         public var pageCheckSeconds: Double
@@ -63,7 +63,7 @@ public struct ReadBenchmark: Sendable {
         var bestCheck = Double.infinity
         var checked = 0
         for _ in 0..<rounds {
-            bestCheck = min(bestCheck, try time { checked = try store.environment.checkPageStructure().pagesChecked })
+            bestCheck = min(bestCheck, try time { checked = try store.checkPageStructure().pagesChecked })
         }
         return Result(records: count, firstPageSeconds: pages[pages.count / 2], scanSeconds: best,
                       scanRecordsPerSecond: best > 0 ? Double(count) / best : 0,

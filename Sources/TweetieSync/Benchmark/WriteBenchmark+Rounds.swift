@@ -89,8 +89,8 @@ extension WriteBenchmark {
                     progress: ((Progress) -> Void)? = nil) throws -> Summary {
         precondition(rounds > 0 && (existing == nil || rounds == 1), "rounds must be positive, and 1 with an existing store")
         var configuration = existing?.configuration ?? configuration
-        let freshMap = Swift.max(configuration.environment.mapSize, records.multipliedReportingOverflow(by: 4096).partialValue)
-        configuration.environment.mapSize = Swift.min(freshMap, configuration.environment.maximumMapSize)
+        let freshMap = Swift.max(configuration.mapSize, records.multipliedReportingOverflow(by: 4096).partialValue)
+        configuration.mapSize = Swift.min(freshMap, configuration.maximumMapSize)
         let pairs = compareRaw ? try encodedPairs() : nil
         var histogram = Histogram<UInt64>()
         var results: [Result] = []
@@ -106,7 +106,7 @@ extension WriteBenchmark {
                 defer { store.close() }
                 measured = try measure(on: store, progress: report)
             }
-            let raw = try pairs.map { try Self.rawPut($0, configuration: configuration.environment) }
+            let raw = try pairs.map { try Store.rawPutFloor($0, configuration: configuration) }
             guard round > 0 else {
                 warmUp = measured.result.recordsPerSecond
                 continue
@@ -149,20 +149,5 @@ extension WriteBenchmark {
             return key.bytes
         }
         return (keys, try tweets.map { try encoder.encode($0) })
-    }
-
-    /// Puts `pairs` with plain `mdb_put` into the unnamed database of a fresh environment, in one
-    /// transaction, and returns the seconds from the transaction's begin to its commit.
-    static func rawPut(_ pairs: (keys: [[UInt8]], values: [[UInt8]]), configuration: Configuration) throws -> Double {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("tweetiedb-raw-\(UUID().uuidString)").path
-        defer { try? FileManager.default.removeItem(atPath: path) }
-        let environment = try Environment.open(at: path, configuration: configuration)
-        defer { environment.close() }
-        let database = try environment.database(named: nil)
-        let start = DispatchTime.now().uptimeNanoseconds
-        try environment.write { tx in
-            for i in pairs.keys.indices { try tx.put(pairs.keys[i], pairs.values[i], in: database) }
-        }
-        return Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
     }
 }

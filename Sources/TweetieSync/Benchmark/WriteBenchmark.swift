@@ -126,7 +126,7 @@ public struct WriteBenchmark: Sendable {
         }
         let seconds = Double(total) / 1e9
         let commits = Int(histogram.totalCount)
-        let result = Result(records: written, batch: batch, commits: commits, durability: store.configuration.environment.durability,
+        let result = Result(records: written, batch: batch, commits: commits, durability: store.configuration.durability,
                             seconds: seconds, recordsPerSecond: seconds > 0 ? Double(written) / seconds : 0,
                             commitsPerSecond: seconds > 0 ? Double(commits) / seconds : 0, latency: Latency(histogram))
         return (result, histogram)

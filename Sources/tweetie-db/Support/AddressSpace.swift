@@ -30,7 +30,7 @@ enum AddressSpace {
         }
         var status = stat()
         let fileSize = stat(path + "/data.mdb", &status) == 0 ? Int(status.st_size) : 0
-        let map = max(StoreConfiguration().environment.mapSize, fileSize)
+        let map = max(StoreConfiguration().mapSize, fileSize)
         var stackLimit = rlimit()
         let stack = getrlimit(Int32(RLIMIT_STACK.rawValue), &stackLimit) == 0 && stackLimit.rlim_cur != rlim_t.max
             ? Int(stackLimit.rlim_cur) : 8 << 20

@@ -41,7 +41,7 @@ struct DatabaseOptions: ParsableArguments {
     /// The store configuration the options ask for.
     var configuration: StoreConfiguration {
         var configuration = StoreConfiguration()
-        if let maxReaders { configuration.environment.maxReaders = maxReaders }
+        if let maxReaders { configuration.maxReaders = maxReaders }
         return configuration
     }
 
@@ -55,7 +55,7 @@ struct DatabaseOptions: ParsableArguments {
         let path = resolvedPath
         try checkReachable(path)
         var configuration = self.configuration
-        configuration.environment.createDatabase = false
+        configuration.createDatabase = false
         let writableFailure: DatabaseError
         do {
             return try TweetieDatabase.open(at: path, configuration: configuration)
@@ -65,14 +65,14 @@ struct DatabaseOptions: ParsableArguments {
             }
             writableFailure = error
         }
-        configuration.environment.readOnly = true
+        configuration.readOnly = true
         let store: Store
         do {
             store = try TweetieDatabase.open(at: path, configuration: configuration)
         } catch let error as DatabaseError {
             throw CLIError(describing: error, path: path)
         }
-        let lock = store.environment.withoutLockFile.map { "; reading without the lock file: \($0)" } ?? ""
+        let lock = store.withoutLockFile.map { "; reading without the lock file: \($0)" } ?? ""
         Out.error("note: opened \(path) read-only (\(writableFailure.message))\(lock)")
         return store
     }

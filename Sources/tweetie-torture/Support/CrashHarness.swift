@@ -184,7 +184,7 @@ final class CrashHarness {
         }
         defer { store.close() }
 
-        let readers = store.environment.info().readersInUse
+        let readers = store.info().readersInUse
         if readers != 0 { fail(trial, "\(readers) reader slot(s) still held after reopening (stale slots not reclaimed)") }
         let report = try store.verify()
         for problem in report.problems { fail(trial, "verify: \(problem)") }
@@ -300,9 +300,9 @@ final class CrashHarness {
         case .writer: break
         }
         let ackedAtKill = writer.lines.filter { $0.hasPrefix("ack ") }.count
-        let cleared = try store.environment.clearStaleReaders()
+        let cleared = try store.clearStaleReaders()
         summary.staleReaderSlotsCleared += cleared
-        let held = store.environment.info().readersInUse
+        let held = store.info().readersInUse
         if held != 0 { fail(trial, "\(held) reader slot(s) still held after the \(victim.rawValue) was killed and stale slots were cleared") }
         store.close()
         // The writer continues.

@@ -62,7 +62,7 @@ final class GrowthSampler: @unchecked Sendable {
     static let pollInterval: useconds_t = 10_000
     static let sampleInterval = 1.0
 
-    private let environment: Environment
+    private let store: Store
     private let dataPath: String
     private let started: Date
     private let runSeconds: Double
@@ -91,8 +91,8 @@ final class GrowthSampler: @unchecked Sendable {
         var thread: UInt64
     }
 
-    init(environment: Environment, dataPath: String, runSeconds: Double) {
-        self.environment = environment
+    init(store: Store, dataPath: String, runSeconds: Double) {
+        self.store = store
         self.dataPath = dataPath
         self.runSeconds = runSeconds
         started = Date()
@@ -123,7 +123,7 @@ final class GrowthSampler: @unchecked Sendable {
     }
 
     /// Stops the thread without a last sample; does nothing when it is not running (so a `defer`
-    /// can call it on every path, before the environment is closed).
+    /// can call it on every path, before the store is closed).
     func cancel() {
         let wasRunning = state.withLock { state -> Bool in
             defer { state.stop = true; state.running = false }
@@ -145,7 +145,7 @@ final class GrowthSampler: @unchecked Sendable {
                 let nearest = percent == 100 ? samples.last! : samples.min { abs($0.seconds - target) < abs($1.seconds - target) }!
                 return GrowthMilestone(percent: percent, sample: nearest)
             }
-            return GrowthSummary(pageSize: environment.info().pageSize, samples: samples, milestones: milestones, polls: state.polls,
+            return GrowthSummary(pageSize: store.info().pageSize, samples: samples, milestones: milestones, polls: state.polls,
                                  maxReaderLag: state.maxLag, maxReaderLagHolder: state.maxLagHolder,
                                  longestReadMilliseconds: (state.longestRead * 1000).rounded(), longestReadHolder: state.longestReadHolder,
                                  maxPinnedPages: samples.map(\.pinnedPages).max() ?? 0)
@@ -163,8 +163,8 @@ final class GrowthSampler: @unchecked Sendable {
     }
 
     private func poll(_ now: Date) {
-        let slots = environment.readerSlots()
-        let last = environment.lastTransactionID
+        let slots = store.readerSlots()
+        let last = store.lastTransactionID
         state.withLock { state in
             state.polls += 1
             if let (oldest, pid) = oldestReader(slots) {
@@ -196,12 +196,12 @@ final class GrowthSampler: @unchecked Sendable {
 
     private func sample(_ now: Date) {
         // The reader table first: the free list's own read transaction must not count as a reader.
-        let slots = environment.readerSlots()
-        let info = environment.info()
+        let slots = store.readerSlots()
+        let info = store.info()
         let fileSize = ((try? FileManager.default.attributesOfItem(atPath: dataPath))?[.size] as? NSNumber)?.intValue ?? 0
         let freeList: FreeList
         do {
-            freeList = try environment.freeList()
+            freeList = try store.freeList()
         } catch {
             state.withLock { $0.error = "\(error)" }
             return

@@ -78,7 +78,7 @@ final class StressRun {
                     for id in 1...Int64(sharedIDs) { try tx.add(WorkloadTweets.tweet(id: id, version: 0, tag: "seed"), update: .error) }
                 }
             }
-            summary.mapSizeBefore = store.environment.info().mapSize
+            summary.mapSizeBefore = store.info().mapSize
             store.close()
         }
         summary.fileSizeBefore = Self.fileSize(database + "/data.mdb")
@@ -102,10 +102,10 @@ final class StressRun {
             observers.append(observer)
         }
 
-        // 3. Writers, each for `seconds`, sampled from here (read-only, its own environment handle).
+        // 3. Writers, each for `seconds`, sampled from here (read-only, its own store handle).
         let sampled = try TortureDatabase.open(database, mapSize: mapSize, readOnly: true)
         defer { sampled.close() }
-        let sampler = GrowthSampler(environment: sampled.environment, dataPath: database + "/data.mdb", runSeconds: seconds)
+        let sampler = GrowthSampler(store: sampled, dataPath: database + "/data.mdb", runSeconds: seconds)
         for observer in observers { sampler.name(observer.process.pid, as: observer.name) }
         sampler.start()
         defer { sampler.cancel() }  // on an early exit; a no-op after stop()
@@ -156,11 +156,11 @@ final class StressRun {
         summary.commits = lastSequence
         summary.records = records.count
         checkNoLostUpdate(acks: acks, records: records, lastSequence: lastSequence)
-        summary.mapSizeAfter = store.environment.info().mapSize
+        summary.mapSizeAfter = store.info().mapSize
         summary.fileSizeAfter = Self.fileSize(database + "/data.mdb")
         let backup = FileManager.default.temporaryDirectory.appendingPathComponent("tweetie-torture-compact-\(UUID().uuidString)").path
         defer { try? FileManager.default.removeItem(atPath: backup) }
-        try store.environment.copy(to: backup, compact: true)
+        try store.backup(to: backup, compact: true)
         summary.compactedSize = Self.fileSize(backup + "/data.mdb")
         let ratio = Double(summary.fileSizeAfter) / Double(max(1, summary.compactedSize))
         if ratio > summary.maxFileRatio {

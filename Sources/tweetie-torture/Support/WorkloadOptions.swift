@@ -22,9 +22,9 @@ enum TortureDatabase {
     /// The store configuration: a small initial map (growth happens early and often).
     static func configuration(durability: Durability = .full, mapSize: Int = 1 << 20, readOnly: Bool = false) -> StoreConfiguration {
         var configuration = StoreConfiguration()
-        configuration.environment.durability = durability
-        configuration.environment.mapSize = mapSize
-        configuration.environment.readOnly = readOnly
+        configuration.durability = durability
+        configuration.mapSize = mapSize
+        configuration.readOnly = readOnly
         return configuration
     }
 

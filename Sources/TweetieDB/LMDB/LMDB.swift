@@ -1,4 +1,4 @@
-import CLMDB
+internal import CLMDB
 
 /// The only place in TweetieDB that calls LMDB's C API.
 ///

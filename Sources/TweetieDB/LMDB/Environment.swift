@@ -57,8 +57,6 @@ public final class Environment: @unchecked Sendable {
         var databases: [String: Database] = [:]
         var closed = false
         var mapSize = 0
-        var commitObservers: [UInt64: @Sendable () -> Void] = [:]
-        var nextObserverID: UInt64 = 0
     }
 
     private static let registry = Mutex<[String: WeakEnvironment]>([:])
@@ -446,7 +444,6 @@ public final class Environment: @unchecked Sendable {
                 continue
             }
             guard code == LMDB.success else { throw commitFailure(code) }
-            notifyCommitObservers()
             return result
         }
     }
@@ -563,28 +560,6 @@ public final class Environment: @unchecked Sendable {
         target = (target / pageSize) * pageSize
         try LMDB.check(LMDB.setMapSize(handle, target), "mdb_env_set_mapsize", path: path)
         state.withLock { $0.mapSize = target }
-    }
-
-    // MARK: Commit observers
-
-    /// Registers a closure called (on the committing thread, after the commit) for every write
-    /// transaction this process commits. Returns a token for ``removeCommitObserver(_:)``.
-    func addCommitObserver(_ observer: @escaping @Sendable () -> Void) -> UInt64 {
-        state.withLock { state in
-            let id = state.nextObserverID
-            state.nextObserverID += 1
-            state.commitObservers[id] = observer
-            return id
-        }
-    }
-
-    func removeCommitObserver(_ id: UInt64) {
-        _ = state.withLock { $0.commitObservers.removeValue(forKey: id) }
-    }
-
-    private func notifyCommitObservers() {
-        let observers = state.withLock { Array($0.commitObservers.values) }
-        for observer in observers { observer() }
     }
 
     // MARK: Information and maintenance
