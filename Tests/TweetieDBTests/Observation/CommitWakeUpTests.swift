@@ -76,11 +76,16 @@ struct CommitWakeUpTests {
         print("notify file alone: delivery latencies \(latencies.map { String(format: "%.1f", $0) }) ms; \(wakeUp)")
     }
 
-    /// Followers in polling mode deliver every commit within the poll interval (bounded here at ten
-    /// intervals, and at least two seconds on a busy machine): never a commit behind until the next.
+    /// Followers in polling mode deliver every commit within the poll interval: never a commit behind
+    /// until the next. The bound here is ten intervals, and at least ten seconds: the full suite runs
+    /// CPU-heavy tests beside these 200 followers on two cores, where one follower once needed more
+    /// than two. The bug this targets leaves a follower behind until the next commit, and no commit
+    /// comes while this test waits, so it fails at any bound (5 of 5 runs with the old poll).
     /// The last case polls every 5 ms against durable commits, so polls often land while a commit
     /// is being written — where a poll of the meta page's id announced a commit that a read
-    /// transaction could not see yet (issue 21, item 10).
+    /// transaction could not see yet (issue 21, item 10). That window is the meta page's
+    /// synchronous write: on a busy machine the old poll failed here 5 runs of 5; on an idle disk
+    /// the window is so short that it passed 4 of 4, and 1 of 2 with a `dd oflag=dsync` beside it.
     @Test(arguments: [(followers: 1, interval: Int32(100), durable: false),
                       (followers: 200, interval: 100, durable: false),
                       (followers: 200, interval: 5, durable: true)])
@@ -98,7 +103,7 @@ struct CommitWakeUpTests {
             }
         }
         defer { for task in tasks { task.cancel() } }
-        let bound = Duration.milliseconds(max(10 * Int(interval), 2_000))
+        let bound = Duration.milliseconds(max(10 * Int(interval), 10_000))
 
         /// Waits until every follower shows `sequence`; the number still behind after `bound`.
         func behind(_ sequence: UInt64, within bound: Duration) async throws -> Int {
