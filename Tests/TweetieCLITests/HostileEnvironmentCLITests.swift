@@ -199,14 +199,9 @@ struct HostileEnvironmentCLITests {
         guard Self.isRoot else { print("skipped: mounting a small tmpfs needs root"); return }
         let db = try StoreCommandsTests.seeded(2_000)
         defer { db.remove() }
-        let mount = db.path + "-small"
-        try FileManager.default.createDirectory(atPath: mount, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: mount) }
-        guard try Self.shell("mount -t tmpfs -o size=64k tweetie-test-full '\(mount)'").status == 0 else {
-            print("skipped: mount -t tmpfs is not available here")
-            return
-        }
-        defer { _ = try? Self.shell("umount '\(mount)'") }
+        guard let disk = try SmallDisk(kibibytes: 64) else { return }
+        defer { disk.remove() }
+        let mount = disk.path
         // A new directory on the full disk, and the (empty) mount point itself.
         for destination in [mount + "/backup", mount] {
             let result = try CLI.run(["backup", destination, "--db", db.path])
@@ -237,12 +232,11 @@ struct HostileEnvironmentCLITests {
     }
 
     @Test func backupsArePrivateWhateverTheUmask() throws {
-        guard Self.isRoot else { print("skipped: checking what another user can read needs root (to drop privileges)"); return }
+        guard let user = try TestUser.prepare() else { return }
         let db = try StoreCommandsTests.seeded(50)
         defer { db.remove() }
         let base = db.path + "-umask"
         defer { try? FileManager.default.removeItem(atPath: base) }
-        #expect(try Self.shell("id tweetie-test >/dev/null 2>&1 || useradd -M -r tweetie-test").status == 0)
         // A new destination, and one made world-writable beforehand; both under umask 000.
         let result = try Self.shell("umask 000 && mkdir -p '\(base)/open' && \"$0\" backup '\(base)/new' --db '\(db.path)' && \"$0\" backup '\(base)/open' --db '\(db.path)'")
         #expect(result.status == 0, "\(result.stderr)")
@@ -251,7 +245,7 @@ struct HostileEnvironmentCLITests {
             let file = "\(base)/\(destination)/data.mdb"
             let mode = try FileManager.default.attributesOfItem(atPath: file)[.posixPermissions] as? Int
             #expect(mode == 0o600, "\(destination): \(String(mode ?? 0, radix: 8))")
-            let read = try Self.shell("setpriv --reuid=tweetie-test --regid=tweetie-test --clear-groups cat '\(file)' > /dev/null")
+            let read = try Self.shell("setpriv --reuid=\(user.uid) --regid=\(user.gid) --clear-groups cat '\(file)' > /dev/null")
             #expect(read.status != 0, "tweetie-test read \(file)")
         }
         let directoryMode = try FileManager.default.attributesOfItem(atPath: "\(base)/new")[.posixPermissions] as? Int
