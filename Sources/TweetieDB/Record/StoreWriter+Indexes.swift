@@ -27,12 +27,7 @@ extension StoreWriter {
                 throw DatabaseError(.invalidArgument, operation: "add", database: "\(descriptor.name)#\(descriptor.indexes[position].name)", path: store.path,
                                     message: "the index entry for \(descriptor.describeKey(key)) is \(count) bytes; LMDB keys are limited to \(Store.maxKeySize)")
             }
-            if descriptor.indexIsUnique[position],
-               let owner = try transaction.value(for: scratch.newEntries[position].bytes, in: descriptor.indexDatabases[position]), owner != key {
-                let name = descriptor.indexes[position].name
-                throw DatabaseError(.constraintViolation, operation: "add", database: "\(descriptor.name)#\(name)", path: store.path,
-                                    message: "unique index '\(name)' already holds this value for the record with key \(descriptor.describeKey(owner)), so \(descriptor.describeKey(key)) cannot use it")
-            }
+            try checkUniqueEntry(scratch.newEntries[position].bytes, position: position, key: key, descriptor: descriptor, during: .add)
         }
     }
 
@@ -92,13 +87,64 @@ extension StoreWriter {
             entries.append(contentsOf: try descriptor.indexEntries(value, Array(key)))
             return true
         }
-        for (position, key, value) in entries {
-            let database = descriptor.indexDatabases[position]
-            if descriptor.indexes[position].isUnique, let owner = try transaction.value(for: key, in: database), owner != value {
-                throw DatabaseError(.constraintViolation, operation: "rebuild index", database: "\(descriptor.name)#\(descriptor.indexes[position].name)", path: store.path,
-                                    message: "records \(descriptor.describeKey(owner)) and \(descriptor.describeKey(value)) share a value of the unique index")
+        try putIndexEntries(entries, descriptor: descriptor, during: .rebuild)
+    }
+
+    /// Stores already-encoded record bytes (from an import) with their index entries, maintaining
+    /// the indexes and the change record.
+    func put(encodedRecord bytes: [UInt8], primaryKey: [UInt8], indexEntries: [(Int, [UInt8], [UInt8])],
+             descriptor: CollectionDescriptor) throws -> WriteOutcome {
+        let existing = try primaryKey.withUnsafeBytes { try transaction.rawValue(forRawKey: $0, in: descriptor.records) }
+        if let existing, bytes.withUnsafeBytes({ compareBytes(existing, $0) == 0 }) { return .unchanged }
+        if let existing {
+            for (position, key, _) in try descriptor.indexEntries(existing, primaryKey) {
+                try transaction.delete(key, in: descriptor.indexDatabases[position])
             }
-            try transaction.put(key, value, in: database)
         }
+        try putIndexEntries(indexEntries, descriptor: descriptor, during: .import)
+        try transaction.put(primaryKey, bytes, in: descriptor.records)
+        if existing == nil {
+            recorder.changes.recordInsert(descriptor.name, primaryKey)
+            return .inserted
+        }
+        recorder.changes.recordModify(descriptor.name, primaryKey)
+        return .modified
+    }
+
+    /// Puts index entries built from encoded records (`(index position, entry key, primary key)`,
+    /// as ``CollectionDescriptor/indexEntries(_:_:)`` and an import's decoder make them), each
+    /// checked by ``checkUniqueEntry(_:position:key:descriptor:during:)`` first.
+    func putIndexEntries(_ entries: [(Int, [UInt8], [UInt8])], descriptor: CollectionDescriptor, during write: IndexWrite) throws {
+        for (position, entry, primaryKey) in entries {
+            try checkUniqueEntry(entry, position: position, key: primaryKey, descriptor: descriptor, during: write)
+            try transaction.put(entry, primaryKey, in: descriptor.indexDatabases[position])
+        }
+    }
+
+    /// The write that puts an index entry, for the operation and the words of its errors.
+    @usableFromInline
+    enum IndexWrite: String {
+        /// ``add(_:update:)`` and ``add(contentsOf:update:)``.
+        case add
+        /// An NDJSON import.
+        case `import`
+        /// ``rebuildIndexes(of:)``.
+        case rebuild = "rebuild index"
+    }
+
+    /// The unique-index check of every write path (add, batch, import, index rebuild): throws a
+    /// `constraintViolation` when the index at `position` is unique and already holds `entry` for
+    /// a record other than `key`.
+    @usableFromInline
+    func checkUniqueEntry(_ entry: [UInt8], position: Int, key: [UInt8], descriptor: CollectionDescriptor, during write: IndexWrite) throws {
+        guard descriptor.indexIsUnique[position],
+              let owner = try transaction.value(for: entry, in: descriptor.indexDatabases[position]), owner != key else { return }
+        let name = descriptor.indexes[position].name
+        let message = switch write {
+        case .add: "unique index '\(name)' already holds this value for the record with key \(descriptor.describeKey(owner)), so \(descriptor.describeKey(key)) cannot use it"
+        case .import: "unique index '\(name)' already holds this value for \(descriptor.describeKey(owner))"
+        case .rebuild: "records \(descriptor.describeKey(owner)) and \(descriptor.describeKey(key)) share a value of the unique index"
+        }
+        throw DatabaseError(.constraintViolation, operation: write.rawValue, database: "\(descriptor.name)#\(name)", path: store.path, message: message)
     }
 }
