@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import Testing
 @testable import TweetieSync
+import TweetieTestSupport
 
 @Suite("APICacheSource")
 struct APICacheSourceTests {
@@ -58,7 +59,8 @@ struct APICacheSourceTests {
     }
 
     @Test func inCodeCacheRespectsCursorAndReportsDropped() async throws {
-        let directory = try TemporaryDirectory()
+        let directory = TemporaryDirectory("sync")
+        defer { directory.remove() }
         let json: [Any] = [
             TwitterJSONBuilder.status(id: 30), TwitterJSONBuilder.status(id: 20), "junk", TwitterJSONBuilder.status(id: 10),
         ]
@@ -73,7 +75,8 @@ struct APICacheSourceTests {
     }
 
     @Test func badJSONIsAnErrorNamingTheFile() async throws {
-        let directory = try TemporaryDirectory()
+        let directory = TemporaryDirectory("sync")
+        defer { directory.remove() }
         let name = "lists/statuses.json-owner_screen_name-icanzilb-slug-RxSwift"
         try directory.write(Data("{\"errors\": [".utf8), to: name)
         let source = APICacheSource(directory: directory.url)
@@ -86,24 +89,6 @@ struct APICacheSourceTests {
     }
 }
 
-/// A fresh directory under the system's temporary folder, removed on deinit.
-final class TemporaryDirectory {
-    let url: URL
-
-    init() throws {
-        url = FileManager.default.temporaryDirectory.appendingPathComponent("tweetie-sync-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    }
-
-    func write(_ data: Data, to relativePath: String) throws {
-        let file = url.appendingPathComponent(relativePath)
-        try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try data.write(to: file)
-    }
-
-    deinit { try? FileManager.default.removeItem(at: url) }
-}
-
 /// API-cache files are read only when they are regular files within the size limit, and
 /// undecodable elements are logged as one bounded line (issue 21, item 13).
 @Suite("APICacheSource refuses what is not a small regular file")
@@ -114,7 +99,8 @@ struct APICacheSourceHostileFileTests {
     /// The reason `timeline(of:)` gives for the file prepared by `prepare` at the list timeline's name.
     static func refusal(maximumFileSize: Int = APICacheSource.defaultMaximumFileSize,
                         _ prepare: (_ path: String) throws -> Void) async throws -> String {
-        let directory = try TemporaryDirectory()
+        let directory = TemporaryDirectory("sync")
+        defer { directory.remove() }
         let path = directory.url.appendingPathComponent(name).path
         try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
         try prepare(path)
@@ -155,14 +141,16 @@ struct APICacheSourceHostileFileTests {
     }
 
     @Test func aFileAtTheLimitIsRead() async throws {
-        let directory = try TemporaryDirectory()
+        let directory = TemporaryDirectory("sync")
+        defer { directory.remove() }
         try directory.write(Data("[]".utf8), to: Self.name)
         let page = try await APICacheSource(directory: directory.url, maximumFileSize: 2).timeline(of: Self.list, cursor: TimelineCursor())
         #expect(page.tweets.isEmpty && page.dropped.isEmpty)
     }
 
     @Test func undecodableElementsAreLoggedAsOneBoundedLine() async throws {
-        let directory = try TemporaryDirectory()
+        let directory = TemporaryDirectory("sync")
+        defer { directory.remove() }
         let junk = String(repeating: "x", count: 5000)
         let elements = ["{\"id\": \"\(junk)\"}"] + (0..<10_000).map(String.init)
         try directory.write(Data(("[" + elements.joined(separator: ",") + "]").utf8), to: Self.name)

@@ -2,47 +2,6 @@ import Foundation
 import Testing
 @testable import TweetieSync
 
-struct TimedOut: Error, CustomStringConvertible {
-    let what: String
-    var description: String { "timed out waiting for \(what)" }
-}
-
-/// Runs `body`, failing with `TimedOut` after `seconds`: a hang guard, never a delay (a passing
-/// test returns as soon as `body` does).
-func withTimeout<T: Sendable>(_ what: String, seconds: Double = 20, _ body: @escaping @Sendable () async throws -> T) async throws -> T {
-    try await withThrowingTaskGroup(of: T.self) { group in
-        group.addTask { try await body() }
-        group.addTask {
-            try await Task.sleep(nanoseconds: UInt64(seconds * 1e9))
-            throw TimedOut(what: what)
-        }
-        let first = try await group.next()!
-        group.cancelAll()
-        return first
-    }
-}
-
-/// Moves a non-Sendable iterator into `@Sendable` closures; each test uses it from one task at a time.
-final class UncheckedBox<T>: @unchecked Sendable {
-    var value: T
-    init(_ value: T) { self.value = value }
-}
-
-/// Pulls elements of any async sequence one at a time, each with a hang guard.
-final class Pull<S: AsyncSequence & SendableMetatype>: @unchecked Sendable where S.Element: Sendable {
-    private var iterator: S.AsyncIterator
-    init(_ sequence: S) { iterator = sequence.makeAsyncIterator() }
-
-    /// The next element (`nil` when the sequence ended).
-    func next(_ what: String = "the next element") async throws -> S.Element? {
-        try await withTimeout(what) { try await self.advance() }
-    }
-
-    private func advance() async throws -> S.Element? {
-        try await iterator.next()
-    }
-}
-
 /// A reachability the test switches; counts how often it was asked.
 final class SwitchReachability: Reachability, @unchecked Sendable {
     private let lock = NSLock()

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import TweetieSync
+import TweetieTestSupport
 
 @Suite("Ingesting the captured fixtures", .enabled(if: Fixtures.isAvailable, Fixtures.disabledReason))
 struct FixtureIngestTests {

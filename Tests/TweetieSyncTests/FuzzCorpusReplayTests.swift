@@ -3,6 +3,7 @@ import Testing
 import TweetieDB
 import TweetieFuzzing
 import TweetieSync
+import TweetieTestSupport
 
 /// Replays the fuzz regression corpus (Tests/Fixtures/FuzzCorpus, written by `tweetie-fuzz
 /// --corpus-out`): each file's name says what must happen (`accepted-…` or `rejected-…`, and for
@@ -10,8 +11,7 @@ import TweetieSync
 /// rejected import must throw `TransferError` and leave the store's export byte-identical.
 @Suite("Fuzz regression corpus")
 struct FuzzCorpusReplayTests {
-    static let corpus = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("Fixtures/FuzzCorpus")
+    static let corpus = Repository.fixtures.appendingPathComponent("FuzzCorpus")
 
     static func files(_ target: String) throws -> [URL] {
         try FileManager.default.contentsOfDirectory(at: corpus.appendingPathComponent(target), includingPropertiesForKeys: nil)

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import TweetieSync
+import TweetieTestSupport
 
 /// A members source that answers only when the test releases it.
 actor GatedMembersAPI: TwitterAPI {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import TweetieSync
+import TweetieTestSupport
 
 /// Decoding, ``APICacheSource``, the fetcher and ingest on the project's own API cache
 /// (Tests/Fixtures/APICache): these run in every `make test`, with nothing beside the repository.
@@ -130,7 +131,8 @@ struct ProjectFixtureTests {
 
     /// The fixtures are exactly what the documented command records (run here in process).
     @Test func recordingTheSimulatedSourceAgainGivesTheSameFiles() async throws {
-        let directory = try TemporaryDirectory()
+        let directory = TemporaryDirectory("sync")
+        defer { directory.remove() }
         let store = try TweetieDatabase.temporary()
         defer { store.close() }
         _ = try await TimelineSync.simulated(seed: ProjectFixtures.seed, ticks: ProjectFixtures.ticks,

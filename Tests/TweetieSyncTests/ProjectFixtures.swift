@@ -1,11 +1,11 @@
 import Foundation
 @testable import TweetieSync
+import TweetieTestSupport
 
 /// The project's own API cache, `Tests/Fixtures/APICache`, recorded from the simulated source by
 /// `tweetie-db sync --simulated --seed 2018 --ticks 6 --record-api-cache …` (see its README).
 enum ProjectFixtures {
-    static let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("Fixtures/APICache", isDirectory: true)
+    static let directory = Repository.fixtures.appendingPathComponent("APICache", isDirectory: true)
     static let seed: UInt64 = 2018
     static let ticks = 6
     static let list = ListIdentifier(username: "icanzilb", slug: "RxSwift")

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import TweetieSync
+import TweetieTestSupport
 
 @Suite("The simulated source through the fetcher and the list timeline")
 struct SimulatedFetchTests {

@@ -1,5 +1,6 @@
 import Testing
 @testable import TweetieSync
+import TweetieTestSupport
 
 @Suite("SplitMix64")
 struct SplitMix64Tests {
@@ -10,6 +11,15 @@ struct SplitMix64Tests {
         #expect(rng.next() == 0xE220_A839_7B1D_CDAF)
         #expect(rng.next() == 0x6E78_9E6A_A1B9_65F4)
         #expect(rng.next() == 0x06C4_5D18_8009_454F)
+    }
+
+    /// The tests' generator (`SeededRandom`, in TweetieTestSupport for the targets that do not link
+    /// TweetieSync) is the same algorithm: one sequence for one seed.
+    @Test func theTestsGeneratorGivesTheSameSequence() {
+        for seed: UInt64 in [0, 7, 2026, .max] {
+            var library = SplitMix64(seed: seed), tests = SeededRandom(seed: seed)
+            for _ in 0..<100 { #expect(library.next() == tests.next()) }
+        }
     }
 
     @Test func intStaysInRangeAndCoversIt() {

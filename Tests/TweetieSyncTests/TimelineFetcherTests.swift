@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import TweetieSync
+import TweetieTestSupport
 
 @Suite("TimelineFetcher")
 struct TimelineFetcherTests {

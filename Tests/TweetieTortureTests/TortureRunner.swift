@@ -1,68 +1,17 @@
 import Foundation
+import TweetieTestSupport
 
-/// Runs the built `tweetie-torture` executable as a separate process.
+/// Runs the built `tweetie-torture` executable as a separate process (through TweetieTestSupport's
+/// `ChildProcess`).
 enum Torture {
-    struct Result {
-        var status: Int32
-        var stdout: Data
-        var stderr: String
-        var output: String { String(decoding: stdout, as: UTF8.self) }
-    }
-
-    struct Timeout: Error, CustomStringConvertible {
-        let arguments: [String]
-        var description: String { "tweetie-torture \(arguments.joined(separator: " ")) did not finish in time" }
-    }
+    typealias Result = ProcessResult
 
     /// The executable in the build products directory, next to the test bundle.
-    static let executable: URL = {
-        var url = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-        for _ in 0..<4 {
-            let candidate = url.appendingPathComponent("tweetie-torture")
-            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
-            url = url.deletingLastPathComponent()
-        }
-        return URL(fileURLWithPath: FileManager.default.currentDirectoryPath).appendingPathComponent(".build/debug/tweetie-torture")
-    }()
+    static let executable = ChildProcess.builtProduct("tweetie-torture")
 
     /// Runs `tweetie-torture arguments…` to completion, bounded by `timeout` seconds.
     static func run(_ arguments: [String], timeout: Double = 120) throws -> Result {
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        let collector = Collector(out: out, err: err)
-        let deadline = Date().addingTimeInterval(timeout)
-        while process.isRunning {
-            if Date() > deadline {
-                process.terminate()
-                throw Timeout(arguments: arguments)
-            }
-            usleep(10_000)
-        }
-        let (stdout, stderr) = collector.finish()
-        return Result(status: process.terminationStatus, stdout: stdout, stderr: String(decoding: stderr, as: UTF8.self))
-    }
-}
-
-/// Drains both pipes on background threads so that a chatty process never blocks.
-final class Collector: @unchecked Sendable {
-    private var stdout = Data(), stderr = Data()
-    private let group = DispatchGroup()
-
-    init(out: Pipe, err: Pipe) {
-        let o = out.fileHandleForReading, e = err.fileHandleForReading
-        DispatchQueue.global().async(group: group) { self.stdout = o.readDataToEndOfFile() }
-        DispatchQueue.global().async(group: group) { self.stderr = e.readDataToEndOfFile() }
-    }
-
-    func finish() -> (Data, Data) {
-        group.wait()
-        return (stdout, stderr)
+        try ChildProcess.run(executable, arguments, timeout: timeout)
     }
 }
 

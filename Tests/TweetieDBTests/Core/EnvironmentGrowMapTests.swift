@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import TweetieDB
+import TweetieTestSupport
 
 @Suite("Growing the map ahead")
 struct EnvironmentGrowMapTests {

@@ -4,6 +4,7 @@ import Testing
 import Glibc
 #endif
 @testable import TweetieDB
+import TweetieTestSupport
 
 @Suite("LMDB reader table and free list")
 struct EnvironmentSpaceTests {

@@ -2,6 +2,7 @@ import Foundation
 import Synchronization
 import Testing
 @testable import TweetieDB
+import TweetieTestSupport
 
 /// Holds read transactions open, each on its own thread, until ``release()``: a crowd of slow
 /// readers (exports writing into a pipe nobody reads, say).

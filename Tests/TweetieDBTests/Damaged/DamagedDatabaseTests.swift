@@ -4,6 +4,7 @@ import Testing
 #if canImport(Glibc)
 import Glibc
 #endif
+import TweetieTestSupport
 
 /// Opening directories that are not TweetieDB databases, damaged files, read-only and full disks:
 /// every case is a clear `DatabaseError`, never a crash, and leaves the bytes on disk as they were.
@@ -240,31 +241,15 @@ struct DamagedDatabaseTests {
 
     // MARK: Full disk
 
-    static let canMount: Bool = {
-        guard getuid() == 0 else { return false }
-        let probe = FileManager.default.temporaryDirectory.appendingPathComponent("tweetiedb-mount-probe-\(UUID().uuidString)").path
-        try? FileManager.default.createDirectory(atPath: probe, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: probe) }
-        guard mount("tmpfs", probe, "tmpfs", 0, "size=64k") == 0 else { return false }
-        umount(probe)
-        return true
-    }()
-
     /// A database on a 2 MiB tmpfs filled until a commit fails: the error is ENOSPC, the failed
     /// transaction is rolled back, and the database reopens with exactly the committed records.
-    @Test(.enabled(if: DamagedDatabaseTests.canMount, "needs root and permission to mount a tmpfs"))
+    @Test(.enabled(if: SmallDisk.canMount, "needs root and permission to mount a tmpfs"))
     func fullDiskFailsCleanly() throws {
-        let dir = TemporaryDirectory("full-disk")
-        let mountPoint = dir.sub("mnt")
-        try FileManager.default.createDirectory(atPath: mountPoint, withIntermediateDirectories: true)
-        #expect(mount("tmpfs", mountPoint, "tmpfs", 0, "size=2m") == 0)
-        defer {
-            umount(mountPoint)
-            dir.remove()
-        }
+        let disk = try #require(try SmallDisk(kibibytes: 2048))
+        defer { disk.remove() }
         var configuration = StoreConfiguration()
         configuration.environment.mapSize = 1 << 20
-        let path = mountPoint + "/db"
+        let path = disk.path + "/db"
         var committed: [UInt8] = []
         var failure: DatabaseError?
         do {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import TweetieDB
+import TweetieTestSupport
 
 /// `Store.verify()` in process on damaged `data.mdb` files: the page check reads the file with
 /// `pread` and reports a damaged page before LMDB could crash on it.

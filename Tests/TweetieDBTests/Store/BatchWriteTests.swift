@@ -2,6 +2,7 @@ import Foundation
 import Synchronization
 import Testing
 @testable import TweetieDB
+import TweetieTestSupport
 
 /// A record whose non-unique index entries, for ids arriving in ascending order, ascend
 /// ("rank", with ties), strictly descend ("down"), descend with ascending runs ("newest": `rank`

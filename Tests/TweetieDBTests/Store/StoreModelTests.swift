@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import TweetieDB
+import TweetieTestSupport
 
 /// Random transactions checked, after every commit, against a plain in-memory model: the records,
 /// every query shape, and the exact inserted / modified / deleted sets the store recorded.
