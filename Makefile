@@ -97,4 +97,4 @@ soak-browser: deps
 	Tests/Browser/install-dependencies
 	$(SWIFT) build --product tweetie-serve
 	$(SWIFT) build --product tweetie-db
-	TWEETIE_SOAK_SECONDS=$(SOAK_SECONDS) $(BROWSER_TESTS) -k soak $(BROWSER_ARGS)
+	TWEETIE_SOAK_SECONDS=$(SOAK_SECONDS) $(BROWSER_TESTS) -s -k soak $(BROWSER_ARGS)
