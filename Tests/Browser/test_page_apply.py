@@ -240,8 +240,8 @@ def test_views_people_and_person(driver, server):
     people = [{"key": "all", "title": "All", "rows": [
         {"id": "39968020", "name": "Marin Todorov", "handle": "@icanzilb", "about": "Author", "imageURL": "https://example.com/a.png"},
         {"id": "9007199254740993", "name": "Maya", "handle": "@mayalindqvist", "about": "", "imageURL": ""}]}]
-    open_page(driver, server, "?verify=1#/people")
-    assert server.requests[0]["path"] == "/feeds/people"
+    open_page(driver, server, "?verify=1&sections=day&moves=0#/people")
+    assert server.requests[0]["path"] == "/feeds/people" and server.requests[0]["query"] == {"moves": "0"}
     server.send("snapshot", feedspec.snapshot(people, "people icanzilb/RxSwift", 1))
     browser.wait_for_sequence(driver, 1)
     dom = browser.shown(driver)
@@ -251,6 +251,7 @@ def test_views_people_and_person(driver, server):
     driver.find_element("css selector", "#feed .row .name").click()
     browser.wait_for(lambda: len(server.requests) == 2, message="the person view to open its feed")
     assert server.requests[1]["path"] == "/feeds/person/icanzilb"
+    assert server.requests[1]["query"] == {"sections": "day", "moves": "0"}
     assert driver.find_element("id", "view-person").text == "@icanzilb"
     assert browser.self_check(driver)[1] == 0
     assert browser.errors(browser.console(driver)) == []
