@@ -97,7 +97,7 @@ soak-browser: deps
 	Tests/Browser/install-dependencies
 	$(SWIFT) build --product tweetie-serve
 	$(SWIFT) build --product tweetie-db
-	TWEETIE_SOAK_SECONDS=$(SOAK_SECONDS) $(BROWSER_TESTS) -k soak $(BROWSER_ARGS)
+	TWEETIE_SOAK_SECONDS=$(SOAK_SECONDS) $(BROWSER_TESTS) -s -k soak $(BROWSER_ARGS)
 
 # The live timeline in a browser (issue 17): tweetie-serve on the default database ($$TWEETIE_DB,
 # else ~/.local/share/tweetie-db; fill it first with `make demo`); then open http://127.0.0.1:8080/.

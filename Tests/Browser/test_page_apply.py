@@ -9,6 +9,7 @@ import pytest
 import browser
 import feedspec
 from fakefeed import FakeFeedServer
+from tweetiecli import Served
 
 FEED = "list icanzilb/RxSwift"
 
@@ -106,6 +107,57 @@ def test_insertions_and_moves_land_in_ascending_new_path_order(driver, server):
     assert browser.self_check(driver)[:2] == [2, 0]
 
 
+def record(database, actions):
+    """The messages `tweetie-db feed list --follow` prints while `actions` run, one after another:
+    after each, read until the applied messages equal what `feed --once` prints."""
+    follower = database.follow("list")
+    try:
+        messages = [follower.next_message(timeout=60)]
+        state = feedspec.apply([], messages[0])
+        for action in actions:
+            action()
+            expected = database.feed("list")
+            while state != expected:
+                message = follower.next_message(timeout=60)
+                assert message is not None, "feed --follow did not reach what feed --once prints"
+                messages.append(message)
+                state = feedspec.apply(state, message)
+        return messages, state
+    finally:
+        follower.stop()
+
+
+def test_recorded_messages_of_tweetie_db_feed_follow(driver, server):
+    """Real messages: `tweetie-db feed list --follow` while the CLI syncs and deletes."""
+    database = Served(needs=("tweetie-db",))
+    try:
+        database.sync(2)
+
+        def delete(which):
+            return lambda: database.cli("tweets", "delete", which(database.feed("list")))
+
+        actions = [lambda ticks=ticks: database.sync(ticks) for ticks in range(3, 9)]
+        actions += [delete(lambda sections: sections[0]["rows"][0]["id"]),
+                    delete(lambda sections: sections[-1]["rows"][-1]["id"]),
+                    delete(lambda sections: min(sections, key=lambda s: len(s["rows"]))["rows"][0]["id"])]
+        messages, final = record(database, actions)
+    finally:
+        database.close()
+    kinds = {kind for m in messages[1:] for kind in ("sectionDeletions", "sectionInsertions", "rowDeletions",
+                                                     "rowInsertions", "rowModifications", "rowMoves") if m[kind]}
+    assert {"sectionInsertions", "rowInsertions", "rowDeletions"} <= kinds, kinds
+    start(driver, server, messages[0]["sections"], messages[0]["sequence"])
+    state = messages[0]["sections"]
+    for message in messages[1:]:
+        state = feedspec.apply(state, message)
+        server.send("change", message)
+        browser.wait_for_sequence(driver, message["sequence"])
+        check_shown(driver, state, f"after recorded change {message['sequence']}")
+    check_shown(driver, final, "after the last recorded change (what feed --once prints)")
+    assert browser.self_check(driver)[:2] == [len(messages), 0]
+    assert browser.errors(browser.console(driver)) == []
+
+
 def test_reset_replaces_everything(driver, server):
     world = feedspec.World(seed=3)
     first, second = world.sections(2, 3), world.sections(1, 2)
@@ -188,8 +240,8 @@ def test_views_people_and_person(driver, server):
     people = [{"key": "all", "title": "All", "rows": [
         {"id": "39968020", "name": "Marin Todorov", "handle": "@icanzilb", "about": "Author", "imageURL": "https://example.com/a.png"},
         {"id": "9007199254740993", "name": "Maya", "handle": "@mayalindqvist", "about": "", "imageURL": ""}]}]
-    open_page(driver, server, "?verify=1#/people")
-    assert server.requests[0]["path"] == "/feeds/people"
+    open_page(driver, server, "?verify=1&sections=day&moves=0#/people")
+    assert server.requests[0]["path"] == "/feeds/people" and server.requests[0]["query"] == {"moves": "0"}
     server.send("snapshot", feedspec.snapshot(people, "people icanzilb/RxSwift", 1))
     browser.wait_for_sequence(driver, 1)
     dom = browser.shown(driver)
@@ -199,6 +251,7 @@ def test_views_people_and_person(driver, server):
     driver.find_element("css selector", "#feed .row .name").click()
     browser.wait_for(lambda: len(server.requests) == 2, message="the person view to open its feed")
     assert server.requests[1]["path"] == "/feeds/person/icanzilb"
+    assert server.requests[1]["query"] == {"sections": "day", "moves": "0"}
     assert driver.find_element("id", "view-person").text == "@icanzilb"
     assert browser.self_check(driver)[1] == 0
     assert browser.errors(browser.console(driver)) == []

@@ -497,7 +497,8 @@
 
   function feedURL(after) {
     const url = new URL(route.path, location.href);
-    for (const name of ["sections", "moves"]) {
+    // The people feed has one section whatever the page's ?sections= says.
+    for (const name of route.name === "people" ? ["moves"] : ["sections", "moves"]) {
       if (parameters.has(name)) url.searchParams.set(name, parameters.get(name));
     }
     if (after !== null) url.searchParams.set("after", String(after));
