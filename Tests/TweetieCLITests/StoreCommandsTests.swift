@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TweetieSync
+@testable import TweetieDB
 
 @Suite("tweetie-db store commands")
 struct StoreCommandsTests {
