@@ -13,7 +13,7 @@ struct ImportCommandTests {
     static func bigTweets(_ ids: ClosedRange<Int64>, textBytes: Int = 40_000) throws -> TemporaryDirectory {
         let db = TemporaryDirectory.database()
         var configuration = StoreConfiguration()
-        configuration.environment.durability = .noSync
+        configuration.durability = .noSync
         let store = try TweetieDatabase.open(at: db.path, configuration: configuration)
         defer { store.close() }
         let filler = String(repeating: "0123456789abcdef", count: textBytes / 16)

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TweetieSync
 import TweetieTestSupport
+@testable import TweetieDB
 
 @Suite("tweetie-db store commands")
 struct StoreCommandsTests {

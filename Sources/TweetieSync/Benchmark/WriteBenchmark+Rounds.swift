@@ -19,7 +19,7 @@ extension WriteBenchmark {
         /// Transactions committed in each round.
         public var commits: Int
         /// The stores' durability.
-        public var durability: Durability
+        public var durability: StoreConfiguration.Durability
         /// Measured rounds (the warm-up excluded).
         public var rounds: Int
         /// Untimed rounds run first, into a fresh database of their own.

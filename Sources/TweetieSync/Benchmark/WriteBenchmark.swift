@@ -87,7 +87,7 @@ public struct WriteBenchmark: Sendable {
         /// Transactions committed.
         public var commits: Int
         /// The store's durability.
-        public var durability: Durability
+        public var durability: StoreConfiguration.Durability
         /// Wall-clock seconds for all commits (generation excluded).
         public var seconds: Double
         /// Records per second.

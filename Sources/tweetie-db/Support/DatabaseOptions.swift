@@ -56,10 +56,10 @@ struct DatabaseOptions: ParsableArguments {
         try checkReachable(path)
         var configuration = self.configuration
         configuration.createDatabase = false
-        let writableFailure: DatabaseError
+        let writableFailure: StoreError
         do {
             return try TweetieDatabase.open(at: path, configuration: configuration)
-        } catch let error as DatabaseError {
+        } catch let error as StoreError {
             guard case .system(let code) = error.code, [EACCES, EPERM, EROFS].contains(code) else {
                 throw CLIError(describing: error, path: path)
             }
@@ -69,7 +69,7 @@ struct DatabaseOptions: ParsableArguments {
         let store: Store
         do {
             store = try TweetieDatabase.open(at: path, configuration: configuration)
-        } catch let error as DatabaseError {
+        } catch let error as StoreError {
             throw CLIError(describing: error, path: path)
         }
         let lock = store.withoutLockFile.map { "; reading without the lock file: \($0)" } ?? ""
@@ -86,7 +86,7 @@ struct DatabaseOptions: ParsableArguments {
     private func open(path: String) throws -> Store {
         do {
             return try TweetieDatabase.open(at: path, configuration: configuration)
-        } catch let error as DatabaseError {
+        } catch let error as StoreError {
             throw CLIError(describing: error, path: path)
         }
     }
@@ -134,7 +134,7 @@ struct CLIError: Error, CustomStringConvertible {
     }
 
     /// Turns a database error into the sentence a user needs.
-    init(describing error: DatabaseError, path: String) {
+    init(describing error: StoreError, path: String) {
         switch error.code {
         case .newerFormat:
             description = "\(path) was written by a newer version of TweetieDB: \(error.message)"
@@ -181,7 +181,7 @@ private func reportable(_ error: any Error) -> any Error {
     case let error as TransferError:
         // "import failed at line 3: …", or "import failed: the input is empty…".
         return CLIError("import failed\(error.line == nil ? ":" : " at") \(error); the database was not changed")
-    case let error as DatabaseError where error.code == .readersFull:
+    case let error as StoreError where error.code == .readersFull:
         return CLIError(describing: error, path: error.path ?? "the database")
     default:
         return CLIError("\(error)")
