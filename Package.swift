@@ -39,7 +39,6 @@ let package = Package(
             dependencies: [
                 "TweetieDB",
                 .product(name: "Logging", package: "swift-log"),
-                .product(name: "Histogram", package: "hdrhistogram-swift"),
             ]
         ),
         .executableTarget(
@@ -49,6 +48,7 @@ let package = Package(
                 "TweetieSync",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "Histogram", package: "hdrhistogram-swift"),
             ]
         ),
         .executableTarget(

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+@testable import tweetie_db
 @testable import TweetieSync
 import TweetieTestSupport
 
