@@ -10,6 +10,7 @@ export TWEETIE_FIXTURES
 endif
 
 .PHONY: all deps build demo test test-sanitize torture-hostile fuzz bench bench-compare clean
+.PHONY: test-browser soak-browser
 
 all: build
 
@@ -77,6 +78,26 @@ bench-compare: deps
 
 clean:
 	rm -rf .build .build-asan .build-tsan .build-fuzz .fuzz Benchmarks/.build
+
+# The page of tweetie-serve in headless Chromium (Tests/Browser, pytest): installs Debian's chromium
+# and chromium-driver and Python's selenium and pytest when missing, builds tweetie-serve and
+# tweetie-db, then checks the page's changeset applier on generated messages and the page against
+# `tweetie-db feed --once` while the CLI syncs and deletes. Screenshots go to .build/browser-tests;
+# BROWSER_ARGS="-k apply" passes options to pytest.
+BROWSER_TESTS = PYTHONDONTWRITEBYTECODE=1 TWEETIE_BIN="$$($(SWIFT) build --show-bin-path)" python3 -m pytest -p no:cacheprovider Tests/Browser
+test-browser: deps
+	Tests/Browser/install-dependencies
+	$(SWIFT) build --product tweetie-serve
+	$(SWIFT) build --product tweetie-db
+	$(BROWSER_TESTS) $(BROWSER_ARGS)
+
+# The page's self-check (?verify=1) over SOAK_SECONDS (default 300) with a sync every second.
+SOAK_SECONDS ?= 300
+soak-browser: deps
+	Tests/Browser/install-dependencies
+	$(SWIFT) build --product tweetie-serve
+	$(SWIFT) build --product tweetie-db
+	TWEETIE_SOAK_SECONDS=$(SOAK_SECONDS) $(BROWSER_TESTS) -s -k soak $(BROWSER_ARGS)
 
 # The live timeline in a browser (issue 17): tweetie-serve on the default database ($$TWEETIE_DB,
 # else ~/.local/share/tweetie-db; fill it first with `make demo`); then open http://127.0.0.1:8080/.

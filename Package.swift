@@ -67,19 +67,23 @@ let package = Package(
             name: "tweetie-fuzz",
             dependencies: ["TweetieDB", "TweetieFuzzing"]
         ),
-        .testTarget(name: "TweetieDBTests", dependencies: ["TweetieDB"]),
+        .testTarget(name: "TweetieDBTests", dependencies: ["TweetieDB", "TweetieTestSupport"]),
         .testTarget(
             name: "TweetieCLITests",
-            dependencies: ["TweetieSync", "tweetie-db"]
+            dependencies: ["TweetieSync", "tweetie-db", "TweetieTestSupport"]
         ),
         .testTarget(
             name: "TweetieTortureTests",
-            dependencies: ["tweetie-torture", "tweetie-db"]
+            dependencies: ["tweetie-torture", "tweetie-db", "TweetieTestSupport"]
         ),
         .testTarget(
             name: "TweetieSyncTests",
-            dependencies: ["TweetieSync", "TweetieDB", "TweetieFuzzing", .product(name: "Logging", package: "swift-log")]
+            dependencies: ["TweetieSync", "TweetieDB", "TweetieFuzzing", "TweetieTestSupport", .product(name: "Logging", package: "swift-log")]
         ),
+        // What every test target shares: hang guards, the seeded generator, temporary directories,
+        // the child-process runner, the unprivileged test user and small disks. A plain target
+        // under Tests/ (not a product, never linked into a library): only test targets depend on it.
+        .target(name: "TweetieTestSupport", path: "Tests/TweetieTestSupport"),
         .target(
             name: "TweetieServe",
             dependencies: [
