@@ -103,6 +103,7 @@ let package = Package(
                 .embedInCode("Page/index.html"),
                 .embedInCode("Page/app.css"),
                 .embedInCode("Page/app.js"),
+                .embedInCode("Page/favicon.svg"),
             ]
         ),
         .executableTarget(
