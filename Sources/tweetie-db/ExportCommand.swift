@@ -14,7 +14,7 @@ struct ExportCommand: ParsableCommand {
     @OptionGroup var database: DatabaseOptions
 
     @Option(name: [.short, .long], help: ArgumentHelp(
-        "The file to write. Without it, the export goes to standard output.",
+        "The file to write; - or none for standard output.",
         discussion: "A regular file (or a new path) is written beside itself, owner-only (0600), and renamed into place only when complete. A device or FIFO is written into; a symbolic link is followed to its target."))
     var output: String?
 
@@ -22,7 +22,7 @@ struct ExportCommand: ParsableCommand {
         try reportingErrors {
             let store = try database.openExisting()
             defer { store.close() }
-            let destination = try output.map(ExportDestination.open)
+            let destination = try output.flatMap { $0 == "-" ? nil : try ExportDestination.open($0) }
             let fd = destination?.fileDescriptor ?? STDOUT_FILENO
             let progress = ProgressBar("exporting")
             do {
@@ -32,7 +32,7 @@ struct ExportCommand: ParsableCommand {
                         let n = write(fd, chunk.baseAddress! + offset, chunk.count - offset)
                         if n < 0 {
                             if errno == EINTR { continue }
-                            throw CLIError("cannot write the export\(output.map { " to \($0)" } ?? ""): \(String(cString: strerror(errno)))")
+                            throw CLIError("cannot write the export to \(destination?.path ?? "standard output"): \(String(cString: strerror(errno)))")
                         }
                         offset += n
                     }
