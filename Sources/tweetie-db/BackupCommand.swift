@@ -9,9 +9,9 @@ struct BackupCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "backup",
         abstract: "Write a hot, compacted copy of the database to a new directory.",
-        discussion: "Other processes may keep reading and writing meanwhile; the copy is one consistent snapshot with free pages left out. It is written to a temporary file, flushed to disk and renamed to data.mdb only when complete, owner-only (0600 file, 0700 directory) whatever the umask: a backup that fails or is interrupted leaves no data.mdb.")
+        discussion: "Examples:\n  tweetie-db backup /backups/2026-11-25\n  tweetie-db backup - | zstd > tweets.mdb.zst\n\nOther processes may keep reading and writing meanwhile; the copy is one consistent snapshot with free pages left out. It is written to a temporary file, flushed to disk and renamed to data.mdb only when complete, owner-only (0600 file, 0700 directory) whatever the umask: a backup that fails or is interrupted leaves no data.mdb.")
 
-    @OptionGroup var database: DatabaseOptions
+    @OptionGroup var database: ReadDatabaseOptions
 
     @Argument(help: ArgumentHelp(
         "The destination directory (it must not already hold a database), or - for standard output.",

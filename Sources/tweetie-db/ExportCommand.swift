@@ -9,9 +9,19 @@ struct ExportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "export",
         abstract: "Write every record as NDJSON: a header line, then one record per line.",
-        discussion: "The export is one consistent snapshot, streamed in constant memory. Importing it into an empty database and exporting again gives the same bytes.")
+        discussion: """
+            Examples:
+              tweetie-db export -o tweets.ndjson
+              tweetie-db export | gzip > tweets.ndjson.gz
+              tweetie-db export | tweetie-db import - --db ~/copy
 
-    @OptionGroup var database: DatabaseOptions
+            The export is one consistent snapshot, streamed in constant memory. Importing it into \
+            an empty database and exporting again gives the same bytes. Every id is written as a \
+            number and as a string twin (idStr, authorIdStr, inReplyToIdStr); scripts should read \
+            the strings, which survive tools that round large numbers.
+            """)
+
+    @OptionGroup var database: ReadDatabaseOptions
 
     @Option(name: [.short, .long], help: ArgumentHelp(
         "The file to write; - or none for standard output.",

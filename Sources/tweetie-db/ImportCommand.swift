@@ -9,7 +9,7 @@ struct ImportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "import",
         abstract: "Load an NDJSON export, all or nothing.",
-        discussion: "Every line is checked. The first bad line stops the import with its line number and the reason, and the database is left exactly as it was. --mode replace removes every stored record first: on a terminal it asks, elsewhere it needs --force; --dry-run prints, per collection, how many records would be added, replaced and deleted.")
+        discussion: "Examples:\n  tweetie-db import tweets.ndjson\n  gunzip -c tweets.ndjson.gz | tweetie-db import -\n  tweetie-db import tweets.ndjson --mode replace --dry-run\n\nEvery line is checked. The first bad line stops the import with its line number and the reason, and the database is left exactly as it was. --mode replace removes every stored record first: on a terminal it asks, elsewhere it needs --force; --dry-run prints, per collection, how many records would be added, replaced and deleted.")
 
     @OptionGroup var database: DatabaseOptions
 
