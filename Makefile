@@ -77,3 +77,10 @@ bench-compare: deps
 
 clean:
 	rm -rf .build .build-asan .build-tsan .build-fuzz .fuzz Benchmarks/.build
+
+# The tweetie-db man page (and tweetie-torture's), from the command-line definitions, with
+# swift-argument-parser's generate-manual plugin: .build/plugins/GenerateManual/outputs/tweetie-db/tweetie-db.1
+.PHONY: man
+man: deps
+	$(SWIFT) package plugin generate-manual --configuration debug
+	@echo "man -l .build/plugins/GenerateManual/outputs/tweetie-db/tweetie-db.1"
