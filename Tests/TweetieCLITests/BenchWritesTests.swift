@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TweetieSync
+import TweetieTestSupport
 
 @Suite("tweetie-db bench writes")
 struct BenchWritesTests {
@@ -73,7 +74,7 @@ struct BenchWritesTests {
     }
 
     @Test func withDBOneRoundAddsTheRecordsThere() throws {
-        let db = TemporaryDatabase()
+        let db = TemporaryDirectory.database()
         defer { db.remove() }
         let result = try CLI.run(["bench", "writes", "--db", db.path, "--records", "70", "--batch", "20", "--durability", "no-sync", "--format", "json"])
         #expect(result.status == 0, "\(result.stderr)")

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TweetieTestSupport
 
 /// `tweetie-db verify` on databases with random bytes over one page: LMDB itself may crash on
 /// such a page (SIGSEGV, or an assertion abort in mdb.c), so verify checks the page structure
@@ -14,7 +15,7 @@ struct CorruptDatabaseCLITests {
         #expect(clean.status == 0 && clean.output.hasPrefix("ok: 1500 tweets"), "\(clean.stderr)")
         let original = try Data(contentsOf: URL(fileURLWithPath: db.path + "/data.mdb"))
         let pages = original.count / 4_096
-        var random = SplitMix(seed: 2026)
+        var random = SeededRandom(seed: 2026)
         var crashed = 0, reported = 0
         for _ in 0..<12 {
             var data = original
@@ -38,18 +39,5 @@ struct CorruptDatabaseCLITests {
         }
         #expect(crashed + reported > 0, "random bytes over 12 pages were never noticed")
         #expect(crashed == 0, "the page check must report a damaged page before LMDB can crash on it")
-    }
-}
-
-/// SplitMix64, for reproducible page choices.
-private struct SplitMix {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

@@ -1,12 +1,13 @@
 import Foundation
 import Testing
 import TweetieSync
+import TweetieTestSupport
 
 @Suite("tweetie-db store commands")
 struct StoreCommandsTests {
     /// A database with `count` synthetic tweets, written by `bench writes --db`.
-    static func seeded(_ count: Int = 120) throws -> TemporaryDatabase {
-        let db = TemporaryDatabase()
+    static func seeded(_ count: Int = 120) throws -> TemporaryDirectory {
+        let db = TemporaryDirectory.database()
         let result = try CLI.run(["bench", "writes", "--db", db.path, "--records", "\(count)", "--batch", "\(min(40, count))", "--durability", "no-sync", "--format", "json"])
         #expect(result.status == 0, "\(result.stderr)")
         let report = try JSONDecoder().decode(WriteBenchmark.Result.self, from: result.stdout)
@@ -59,7 +60,7 @@ struct StoreCommandsTests {
         defer { db.remove() }
         let first = try CLI.run(["export", "--db", db.path])
         #expect(first.status == 0)
-        let copy = TemporaryDatabase()
+        let copy = TemporaryDirectory.database()
         defer { copy.remove() }
         let imported = try CLI.run(["import", "-", "--db", copy.path], stdin: first.stdout)
         #expect(imported.status == 0, "\(imported.stderr)")
@@ -71,7 +72,7 @@ struct StoreCommandsTests {
         defer { try? FileManager.default.removeItem(atPath: file) }
         #expect(try CLI.run(["export", "--db", db.path, "--output", file]).status == 0)
         #expect(try Data(contentsOf: URL(fileURLWithPath: file)) == first.stdout)
-        let backup = TemporaryDatabase()
+        let backup = TemporaryDirectory.database()
         defer { backup.remove() }
         #expect(try CLI.run(["backup", backup.path, "--db", db.path]).status == 0)
         #expect(try CLI.run(["export", "--db", backup.path]).stdout == first.stdout)
@@ -111,7 +112,7 @@ struct StoreCommandsTests {
     @Test func databaseLocationErrorsAreClearSentences() throws {
         let missing = try CLI.run(["stats", "--db", "/nonexistent/tweetie"])
         #expect(missing.status != 0 && missing.stderr.contains("no database at /nonexistent/tweetie"))
-        let dir = TemporaryDatabase()
+        let dir = TemporaryDirectory.database()
         defer { dir.remove() }
         try FileManager.default.createDirectory(atPath: dir.path, withIntermediateDirectories: true)
         let empty = try CLI.run(["tweets", "--db", dir.path])
