@@ -101,6 +101,7 @@ let package = Package(
                 .embedInCode("Page/index.html"),
                 .embedInCode("Page/app.css"),
                 .embedInCode("Page/app.js"),
+                .embedInCode("Page/favicon.svg"),
             ]
         ),
         .executableTarget(
