@@ -23,6 +23,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.0"),
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        // `make docs`: the DocC archives of TweetieDB and TweetieSync (a command plugin; no target uses it).
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
         .systemLibrary(
@@ -39,7 +41,6 @@ let package = Package(
             dependencies: [
                 "TweetieDB",
                 .product(name: "Logging", package: "swift-log"),
-                .product(name: "Histogram", package: "hdrhistogram-swift"),
             ]
         ),
         .executableTarget(
@@ -49,6 +50,7 @@ let package = Package(
                 "TweetieSync",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "Histogram", package: "hdrhistogram-swift"),
             ]
         ),
         .executableTarget(
