@@ -12,10 +12,7 @@ extension Store {
     /// ```swift
     /// try store.backup(toFileDescriptor: STDOUT_FILENO)
     /// ```
-    public func backup(toFileDescriptor fileDescriptor: Int32, compact: Bool = true) throws(DatabaseError) {
-        guard !environment.isClosed else {
-            throw DatabaseError(.environmentClosed, operation: "mdb_env_copyfd2", path: path, message: "the environment is closed")
-        }
-        try LMDB.check(LMDB.copy(environment.handle, to: fileDescriptor, compact: compact), "mdb_env_copyfd2", path: path)
+    public func backup(toFileDescriptor fileDescriptor: Int32, compact: Bool = true) throws(StoreError) {
+        try environment.copy(toFileDescriptor: fileDescriptor, compact: compact)
     }
 }
