@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TweetieTestSupport
 import TweetieSync
 @testable import TweetieDB
 
