@@ -81,30 +81,26 @@ enum FeedSource {
                        deliver: (FeedDelivery) async -> Void) async throws {
         switch spec.kind {
         case .list:
-            try await follow(TweetieFeeds.list(list, store: store, sections: spec.sections, now: now), moves: spec.moves, deliver: deliver)
+            try await follow(.list(list, store: store, sections: spec.sections, now: now), moves: spec.moves, deliver: deliver)
         case .person(let username):
-            try await follow(TweetieFeeds.person(username, store: store, sections: spec.sections, now: now), moves: spec.moves, deliver: deliver)
+            try await follow(.person(username, store: store, sections: spec.sections, now: now), moves: spec.moves, deliver: deliver)
         case .people:
-            try await follow(TweetieFeeds.people(list, store: store), moves: spec.moves, deliver: deliver)
+            try await follow(.people(list, store: store), moves: spec.moves, deliver: deliver)
         }
     }
 
-    private static func follow<R: Record, Row>(_ feed: ChangeFeed<R, Row>, moves: Bool,
-                                               deliver: (FeedDelivery) async -> Void) async throws {
-        var builder = feed.builder
+    private static func follow<Row>(_ feed: ChangeFeed<Row>, moves: Bool,
+                                    deliver: (FeedDelivery) async -> Void) async throws {
+        var builder = FeedBuilder<Row>(feed: feed.name, moves: moves)
         let encoder = RecordJSON.encoder()
-        for try await change in feed.observation {
-            let message = builder.message(for: change, moves: moves)
+        for try await update in feed.updates {
+            let message = builder.message(for: update)
             let name = message.type == "snapshot" ? (message.reason == "reset" ? "reset" : "snapshot") : "change"
             let event = FeedEvent(name: name, sequence: message.sequence, json: try encoder.encode(message))
-            // The builder's closures only format rows (no shared state), so a copy may run on any thread.
-            nonisolated(unsafe) let snapshotBuilder = builder
-            let results = change.results
-            let feedName = message.feed
+            let feedName = feed.name
             let snapshot: SnapshotMaker = { reason in
-                let message = FeedMessage(snapshot: snapshotBuilder.sections(of: results), feed: feedName,
-                                          sequence: change.sequence, reason: reason)
-                return FeedEvent(name: reason == "reset" ? "reset" : "snapshot", sequence: change.sequence,
+                let message = FeedMessage(snapshot: update.sections, feed: feedName, sequence: update.sequence, reason: reason)
+                return FeedEvent(name: reason == "reset" ? "reset" : "snapshot", sequence: update.sequence,
                                  json: try RecordJSON.encoder().encode(message))
             }
             await deliver(FeedDelivery(event: event, snapshot: snapshot))

@@ -1,13 +1,14 @@
 import Foundation
 import Testing
 @testable import TweetieSync
+import TweetieTestSupport
 
 /// `feed --follow --after N` resumes a renderer that applied every message up to sequence N
 /// (`ChangeFeed.messages(after:)`; `ChangeFeedResumeTests` covers the cases without a reset).
 @Suite("tweetie-db feed --after")
 struct FeedResumeCLITests {
     @Test func aRendererBehindAChangeOfItsFeedGetsAResetSnapshotThenTheChanges() throws {
-        let db = TemporaryDatabase()
+        let db = TemporaryDirectory.database()
         defer { db.remove() }
         #expect(try CLI.run(["sync", "--simulated", "--seed", "5", "--ticks", "2", "--db", db.path]).status == 0)
         let last = try FeedSpecTests.lastSequence(db)

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import TweetieSync
+import TweetieTestSupport
 
 /// `ChangeFeed.messages(after:)`: a renderer that applied every message up to sequence N gets the
 /// later changes when no commit since N changed the feed's records, and a `reset` snapshot
