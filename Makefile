@@ -9,7 +9,7 @@ ifneq ($(TWEETIE_FIXTURES),)
 export TWEETIE_FIXTURES
 endif
 
-.PHONY: all deps build demo test test-sanitize torture-hostile fuzz bench bench-compare clean
+.PHONY: all deps build demo test test-sanitize torture-hostile fuzz bench bench-compare docs clean
 .PHONY: test-browser soak-browser
 
 all: build
@@ -76,6 +76,20 @@ bench: deps
 bench-compare: deps
 	cd Benchmarks && $(SWIFT) run -c release BenchCompare
 
+# The DocC documentation of TweetieDB and TweetieSync (swift-docc-plugin, a package dependency:
+# nothing is installed), one archive per target under .build/docs. Every DocC warning (an
+# unresolved symbol link, a bad article) fails it: docc runs with --warnings-as-errors, and the
+# output is checked for warnings as well.
+DOCS_DIR ?= .build/docs
+docs: deps
+	@rm -rf $(DOCS_DIR) && mkdir -p $(DOCS_DIR)
+	@$(SWIFT) package --allow-writing-to-directory $(DOCS_DIR) generate-documentation \
+	  --target TweetieDB --target TweetieSync --output-path $(DOCS_DIR) --warnings-as-errors \
+	  > $(DOCS_DIR)/docc.log 2>&1; status=$$?; cat $(DOCS_DIR)/docc.log; \
+	  if [ $$status -ne 0 ] || grep -E "warning:|error:" $(DOCS_DIR)/docc.log >/dev/null; then \
+	    echo "make: error: the documentation build failed or warned (see above, or $(DOCS_DIR)/docc.log)" >&2; exit 1; fi
+	@echo "documentation: $(DOCS_DIR)/TweetieDB.doccarchive, $(DOCS_DIR)/TweetieSync.doccarchive"
+
 clean:
 	rm -rf .build .build-asan .build-tsan .build-fuzz .fuzz Benchmarks/.build
 
@@ -124,3 +138,10 @@ bench-serve: deps
 	sleep 1; \
 	$$bin/tweetie-serve-bench --db $$db --port $(SERVE_BENCH_PORT) --clients $(SERVE_BENCH_CLIENTS) --commits $(SERVE_BENCH_COMMITS) --server-pid $$pid $(SERVE_BENCH_ARGS); \
 	status=$$?; kill -TERM $$pid; wait $$pid; rm -rf $$(dirname $$db); exit $$status
+
+# The tweetie-db man page (and tweetie-torture's), from the command-line definitions, with
+# swift-argument-parser's generate-manual plugin: .build/plugins/GenerateManual/outputs/tweetie-db/tweetie-db.1
+.PHONY: man
+man: deps
+	$(SWIFT) package plugin generate-manual --configuration debug
+	@echo "man -l .build/plugins/GenerateManual/outputs/tweetie-db/tweetie-db.1"

@@ -23,6 +23,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.0"),
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        // `make docs`: the DocC archives of TweetieDB and TweetieSync (a command plugin; no target uses it).
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
         .systemLibrary(
@@ -101,6 +103,7 @@ let package = Package(
                 .embedInCode("Page/index.html"),
                 .embedInCode("Page/app.css"),
                 .embedInCode("Page/app.js"),
+                .embedInCode("Page/favicon.svg"),
             ]
         ),
         .executableTarget(

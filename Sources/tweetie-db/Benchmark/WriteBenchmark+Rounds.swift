@@ -20,7 +20,7 @@ extension WriteBenchmark {
         /// Transactions committed in each round.
         var commits: Int
         /// The stores' durability.
-        var durability: Durability
+        var durability: StoreConfiguration.Durability
         /// Measured rounds (the warm-up excluded).
         var rounds: Int
         /// Untimed rounds run first, into a fresh database of their own.

@@ -88,7 +88,7 @@ struct WriteBenchmark: Sendable {
         /// Transactions committed.
         var commits: Int
         /// The store's durability.
-        var durability: Durability
+        var durability: StoreConfiguration.Durability
         /// Wall-clock seconds for all commits (generation excluded).
         var seconds: Double
         /// Records per second.
