@@ -9,12 +9,20 @@ let package = Package(
         .library(name: "TweetieSync", targets: ["TweetieSync"]),
         .executable(name: "tweetie-db", targets: ["tweetie-db"]),
         .executable(name: "tweetie-fuzz", targets: ["tweetie-fuzz"]),
+        // The HTTP server (issue 17): its own product, so that tweetie-db and `make demo` never build the HTTP stack.
+        .executable(name: "tweetie-serve", targets: ["tweetie-serve"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.0"),
         // Commit-latency percentiles of `tweetie-db bench writes` (one file; it brings swift-numerics).
         .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift", from: "0.2.0"),
+        // tweetie-serve: HTTP/SSE (without the swift-configuration trait) and /metrics in Prometheus text.
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1", traits: []),
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.0"),
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         // `make docs`: the DocC archives of TweetieDB and TweetieSync (a command plugin; no target uses it).
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
@@ -78,6 +86,44 @@ let package = Package(
         // the child-process runner, the unprivileged test user and small disks. A plain target
         // under Tests/ (not a product, never linked into a library): only test targets depend on it.
         .target(name: "TweetieTestSupport", path: "Tests/TweetieTestSupport"),
+        .target(
+            name: "TweetieServe",
+            dependencies: [
+                "TweetieDB",
+                "TweetieSync",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdCore", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            resources: [
+                .embedInCode("Page/index.html"),
+                .embedInCode("Page/app.css"),
+                .embedInCode("Page/app.js"),
+            ]
+        ),
+        .executableTarget(
+            name: "tweetie-serve",
+            dependencies: ["TweetieServe", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+        ),
+        .executableTarget(
+            name: "tweetie-serve-bench",
+            dependencies: [
+                "TweetieDB",
+                "TweetieSync",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Histogram", package: "hdrhistogram-swift"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ]
+        ),
+        .testTarget(
+            name: "TweetieServeTests",
+            dependencies: ["TweetieServe", "TweetieSync", "TweetieDB", "tweetie-serve", "tweetie-db", "TweetieTestSupport"]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

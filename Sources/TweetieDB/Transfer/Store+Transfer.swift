@@ -383,33 +383,3 @@ extension Store {
         }
     }
 }
-
-extension StoreWriter {
-    /// Stores already-encoded record bytes (from an import) with their index entries, maintaining
-    /// the indexes and the change record.
-    func put(encodedRecord bytes: [UInt8], primaryKey: [UInt8], indexEntries: [(Int, [UInt8], [UInt8])],
-             descriptor: CollectionDescriptor) throws -> WriteOutcome {
-        let existing = try primaryKey.withUnsafeBytes { try transaction.rawValue(forRawKey: $0, in: descriptor.records) }
-        if let existing, bytes.withUnsafeBytes({ compareBytes(existing, $0) == 0 }) { return .unchanged }
-        if let existing {
-            for (position, key, _) in try descriptor.indexEntries(existing, primaryKey) {
-                try transaction.delete(key, in: descriptor.indexDatabases[position])
-            }
-        }
-        for (position, key, value) in indexEntries {
-            let database = descriptor.indexDatabases[position]
-            if descriptor.indexes[position].isUnique, let owner = try transaction.value(for: key, in: database), owner != primaryKey {
-                throw DatabaseError(.constraintViolation, operation: "import", database: "\(descriptor.name)#\(descriptor.indexes[position].name)", path: store.path,
-                                    message: "unique index '\(descriptor.indexes[position].name)' already holds this value for \(descriptor.describeKey(owner))")
-            }
-            try transaction.put(key, value, in: database)
-        }
-        try transaction.put(primaryKey, bytes, in: descriptor.records)
-        if existing == nil {
-            recorder.changes.recordInsert(descriptor.name, primaryKey)
-            return .inserted
-        }
-        recorder.changes.recordModify(descriptor.name, primaryKey)
-        return .modified
-    }
-}
