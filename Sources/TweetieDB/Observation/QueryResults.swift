@@ -20,10 +20,6 @@ public struct QueryResults<R: Record>: RandomAccessCollection, Sendable {
     /// ```
     public var startIndex: Int { 0 }
     /// One past the position of the last record (the count).
-    ///
-    /// ```swift
-    /// for i in results.startIndex..<results.endIndex { print(results[i]) }
-    /// ```
     public var endIndex: Int { tree.count }
 
     /// The record at `position`, in O(log n).
@@ -93,24 +89,12 @@ public struct SectionedQueryResults<S: Hashable & Comparable & Sendable, R: Reco
     let base: SectionedResults<OrderedSection<S>, SectionedRowKey<S>, R>
 
     /// The number of sections.
-    ///
-    /// ```swift
-    /// print(results.numberOfSections)
-    /// ```
     public var numberOfSections: Int { base.numberOfSections }
 
     /// The number of rows of section `section`.
-    ///
-    /// ```swift
-    /// print(results.numberOfRows(inSection: 0))
-    /// ```
     public func numberOfRows(inSection section: Int) -> Int { base.numberOfRows(inSection: section) }
 
     /// The key of section `section`.
-    ///
-    /// ```swift
-    /// print(results.sectionKey(at: 0))
-    /// ```
     public func sectionKey(at section: Int) -> S { base.sectionKey(at: section).key }
 
     /// The record at `indexPath`.
@@ -138,9 +122,5 @@ public struct SectionedQueryResults<S: Hashable & Comparable & Sendable, R: Reco
     }
 
     /// The total number of rows.
-    ///
-    /// ```swift
-    /// print(results.rowCount)
-    /// ```
     public var rowCount: Int { base.rows.count }
 }
