@@ -138,3 +138,10 @@ bench-serve: deps
 	sleep 1; \
 	$$bin/tweetie-serve-bench --db $$db --port $(SERVE_BENCH_PORT) --clients $(SERVE_BENCH_CLIENTS) --commits $(SERVE_BENCH_COMMITS) --server-pid $$pid $(SERVE_BENCH_ARGS); \
 	status=$$?; kill -TERM $$pid; wait $$pid; rm -rf $$(dirname $$db); exit $$status
+
+# The tweetie-db man page (and tweetie-torture's), from the command-line definitions, with
+# swift-argument-parser's generate-manual plugin: .build/plugins/GenerateManual/outputs/tweetie-db/tweetie-db.1
+.PHONY: man
+man: deps
+	$(SWIFT) package plugin generate-manual --configuration debug
+	@echo "man -l .build/plugins/GenerateManual/outputs/tweetie-db/tweetie-db.1"

@@ -41,7 +41,6 @@ let package = Package(
             dependencies: [
                 "TweetieDB",
                 .product(name: "Logging", package: "swift-log"),
-                .product(name: "Histogram", package: "hdrhistogram-swift"),
             ]
         ),
         .executableTarget(
@@ -51,6 +50,7 @@ let package = Package(
                 "TweetieSync",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "Histogram", package: "hdrhistogram-swift"),
             ]
         ),
         .executableTarget(
@@ -103,6 +103,7 @@ let package = Package(
                 .embedInCode("Page/index.html"),
                 .embedInCode("Page/app.css"),
                 .embedInCode("Page/app.js"),
+                .embedInCode("Page/favicon.svg"),
             ]
         ),
         .executableTarget(

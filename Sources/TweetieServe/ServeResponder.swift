@@ -32,6 +32,7 @@ struct ServeResponder: HTTPResponder {
         case "/": return Self.file(PackageResources.index_html, type: "text/html; charset=utf-8")
         case "/app.css": return Self.file(PackageResources.app_css, type: "text/css; charset=utf-8")
         case "/app.js": return Self.file(PackageResources.app_js, type: "text/javascript; charset=utf-8")
+        case "/favicon.svg": return Self.file(PackageResources.favicon_svg, type: "image/svg+xml")
         case "/healthz":
             return Self.json(.ok, Data(#"{"status":"ok"}"#.utf8))
         case "/metrics":

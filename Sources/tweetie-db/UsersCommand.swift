@@ -5,9 +5,14 @@ import TweetieSync
 struct UsersCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "users",
-        abstract: "List stored users.")
+        abstract: "List stored users.",
+        discussion: """
+            Examples:
+              tweetie-db users
+              tweetie-db users --format ndjson | jq -r .username
+            """)
 
-    @OptionGroup var database: DatabaseOptions
+    @OptionGroup var database: ReadDatabaseOptions
 
     @Option(help: "The output format: table, json or ndjson. Defaults to table on a terminal, ndjson otherwise.")
     var format: OutputFormat?

@@ -74,7 +74,7 @@ struct TweetieServeCommand: AsyncParsableCommand {
         configuration.createDatabase = false
         do {
             return try TweetieDatabase.open(at: path, configuration: configuration)
-        } catch let error as DatabaseError {
+        } catch let error as StoreError {
             guard case .system(let code) = error.code, [EACCES, EPERM, EROFS].contains(code) else { throw error }
             configuration.readOnly = true
             return try TweetieDatabase.open(at: path, configuration: configuration)

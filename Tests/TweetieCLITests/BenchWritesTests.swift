@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+@testable import tweetie_db
 import TweetieSync
 import TweetieTestSupport
 

@@ -121,7 +121,7 @@ struct FeedGoldenTests {
         defer { for follower in followers { follower.stop() } }
         var transcripts = try followers.map { [try #require(try $0.nextLine(timeout: 60), "a snapshot")] }
 
-        let folder = TemporaryDirectory("cli")
+        let folder = TemporaryDirectory("feed-golden")
         defer { folder.remove() }
         for (index, step) in steps.enumerated() {
             var commit = step

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TweetieTestSupport
 @testable import TweetieSync
 import TweetieTestSupport
 

@@ -82,7 +82,7 @@ struct FeedSpecTests {
         #expect(renderer.messages.first?.reason == "initial")
         #expect(try CLI.run(["sync", "--simulated", "--seed", "5", "--ticks", "30", "--db", db.path]).status == 0)
         let newest = renderer.state.sections.first?.rows.prefix(2).map { "\($0.id)" } ?? []
-        #expect(try CLI.run(["tweets", "delete"] + newest + ["--db", db.path]).status == 0)
+        #expect(try CLI.run(["tweets", "delete", "--force"] + newest + ["--db", db.path]).status == 0)
         try Self.follow(follower, &renderer, until: try Self.lastSequence(db))
         Self.checkOrder(renderer.state.sections, day: feed.contains("day"))
         if feed.contains("day") && feed[0] == "list" {
@@ -137,7 +137,7 @@ struct FeedSpecTests {
         #expect(renderer.state.sections.flatMap(\.rows).count == 20)
         if sections == "none" { #expect(growth.first?.sectionInsertions?.first?.section.key == "all") }
         let ids = renderer.state.sections.flatMap(\.rows).map { "\($0.id)" }
-        #expect(try CLI.run(["tweets", "delete"] + ids + ["--db", db.path]).status == 0)
+        #expect(try CLI.run(["tweets", "delete", "--force"] + ids + ["--db", db.path]).status == 0)
         try Self.follow(follower, &renderer, until: try Self.lastSequence(db))
         #expect(renderer.state.sections.isEmpty)
         #expect(renderer.messages.last.map { !($0.sectionDeletions ?? []).isEmpty && ($0.rowDeletions ?? []).isEmpty } == true)

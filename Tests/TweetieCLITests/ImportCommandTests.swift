@@ -13,7 +13,7 @@ struct ImportCommandTests {
     static func bigTweets(_ ids: ClosedRange<Int64>, textBytes: Int = 40_000) throws -> TemporaryDirectory {
         let db = TemporaryDirectory.database()
         var configuration = StoreConfiguration()
-        configuration.environment.durability = .noSync
+        configuration.durability = .noSync
         let store = try TweetieDatabase.open(at: db.path, configuration: configuration)
         defer { store.close() }
         let filler = String(repeating: "0123456789abcdef", count: textBytes / 16)
@@ -90,7 +90,7 @@ struct ImportCommandTests {
         #expect(try Self.export(copy) == export)
         // A TMPDIR that cannot take the copy: a clear error before anything is written.
         let missing = spool.path + "/missing"
-        let refused = try CLI.run(["import", "-", "--db", copy.path, "--mode", "replace"], stdin: export, environment: ["TMPDIR": missing])
+        let refused = try CLI.run(["import", "-", "--db", copy.path, "--mode", "replace", "--force"], stdin: export, environment: ["TMPDIR": missing])
         #expect(refused.status != 0)
         #expect(refused.stderr.contains("cannot create a temporary file in \(missing)") && refused.stderr.contains("set TMPDIR"), "\(refused.stderr)")
         #expect(refused.stderr.contains("the database was not changed"), "\(refused.stderr)")

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+@testable import tweetie_db
 @testable import TweetieSync
 import TweetieTestSupport
 
@@ -63,7 +64,7 @@ struct LiveCommandsTests {
         // Another process writes: more simulated steps (inserts, edits, deletes), then a delete.
         #expect(try CLI.run(["sync", "--simulated", "--seed", "5", "--ticks", "25", "--db", db.path]).status == 0)
         let victim = state.sections[0].rows[0].id
-        #expect(try CLI.run(["tweets", "delete", "\(victim)", "--db", db.path]).status == 0)
+        #expect(try CLI.run(["tweets", "delete", "--force", "\(victim)", "--db", db.path]).status == 0)
         let stats = try RecordJSON.decoder().decode(StoreStatistics.self, from: try CLI.run(["stats", "--db", db.path, "--format", "json"]).stdout)
         try Self.follow(follower, into: &state, until: stats.changeLogLast ?? 0)
         let once = try CLI.run(["feed", "list", "--once", "--now", now, "--db", db.path] + options)

@@ -12,7 +12,7 @@ struct MaxReadersCLITests {
         let created = try CLI.run(["sync", "--simulated", "--seed", "3", "--ticks", "\(ticks)", "--max-readers", "4", "--db", db.path])
         #expect(created.status == 0, "\(created.stderr)")
         var configuration = StoreConfiguration()
-        configuration.environment.maxReaders = 4
+        configuration.maxReaders = 4
         return try TweetieDatabase.open(at: db.path, configuration: configuration)
     }
 

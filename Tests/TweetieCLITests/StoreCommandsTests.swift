@@ -1,7 +1,9 @@
 import Foundation
 import Testing
+@testable import tweetie_db
 import TweetieSync
 import TweetieTestSupport
+@testable import TweetieDB
 
 @Suite("tweetie-db store commands")
 struct StoreCommandsTests {
@@ -43,9 +45,9 @@ struct StoreCommandsTests {
         let missing = try CLI.run(["tweets", "show", "999", "--db", db.path])
         #expect(missing.status != 0 && missing.stderr.contains("no tweet with id 999"))
 
-        let refused = try CLI.run(["tweets", "delete", "1", "999", "--db", db.path])
+        let refused = try CLI.run(["tweets", "delete", "--force", "1", "999", "--db", db.path])
         #expect(refused.status != 0 && refused.stderr.contains("nothing was deleted"))
-        let deleted = try CLI.run(["tweets", "delete", "1", "2", "--db", db.path])
+        let deleted = try CLI.run(["tweets", "delete", "--force", "1", "2", "--db", db.path])
         #expect(deleted.status == 0)
         let after = try CLI.run(["stats", "--db", db.path, "--format", "json"])
         #expect(try RecordJSON.decoder().decode(StoreStatistics.self, from: after.stdout).collections.first { $0.name == "tweets" }?.records == 118)
@@ -95,7 +97,7 @@ struct StoreCommandsTests {
         let before = try CLI.run(["export", "--db", db.path]).stdout
         let header = "{\"collections\":[{\"count\":1,\"name\":\"users\",\"schemaVersion\":1}],\"format\":\"tweetie-db-export\",\"version\":1}\n"
         for mode in ["merge", "replace"] {
-            let result = try CLI.run(["import", "-", "--db", db.path, "--mode", mode], stdin: Data((header + body).utf8))
+            let result = try CLI.run(["import", "-", "--db", db.path, "--mode", mode, "--force"], stdin: Data((header + body).utf8))
             #expect(result.status != 0, "\(name)")
             #expect(result.stderr.contains(expected), "\(name): \(result.stderr)")
             #expect(result.stderr.contains("the database was not changed"), "\(name)")

@@ -6,13 +6,13 @@
 /// ```swift
 /// let tweets = try env.database(named: "tweets")
 /// ```
-public struct Database: Sendable, Hashable {
+@usableFromInline struct Database: Sendable, Hashable {
     /// The database's name, or `nil` for LMDB's unnamed main database.
     ///
     /// ```swift
     /// print(tweets.name ?? "(main)")
     /// ```
-    public let name: String?
+    @usableFromInline let name: String?
     let dbi: LMDB.DBI
 
     var displayName: String { name ?? "(main)" }

@@ -4,47 +4,47 @@
 /// let stats = try env.read { tx in try tx.stats(of: tweets) }
 /// print(stats.entries, stats.depth)
 /// ```
-public struct DatabaseStats: Sendable, Hashable, Codable {
+@usableFromInline struct DatabaseStats: Sendable, Hashable, Codable {
     /// The page size in bytes.
     ///
     /// ```swift
     /// print(stats.pageSize)
     /// ```
-    public var pageSize: Int
+    @usableFromInline var pageSize: Int
     /// The depth of the B-tree.
     ///
     /// ```swift
     /// print(stats.depth)
     /// ```
-    public var depth: Int
+    @usableFromInline var depth: Int
     /// The number of internal (non-leaf) pages.
     ///
     /// ```swift
     /// print(stats.branchPages)
     /// ```
-    public var branchPages: Int
+    @usableFromInline var branchPages: Int
     /// The number of leaf pages.
     ///
     /// ```swift
     /// print(stats.leafPages)
     /// ```
-    public var leafPages: Int
+    @usableFromInline var leafPages: Int
     /// The number of overflow pages (values larger than about half a page).
     ///
     /// ```swift
     /// print(stats.overflowPages)
     /// ```
-    public var overflowPages: Int
+    @usableFromInline var overflowPages: Int
     /// The number of entries.
     ///
     /// ```swift
     /// print(stats.entries)
     /// ```
-    public var entries: Int
+    @usableFromInline var entries: Int
     /// The bytes of the pages the database occupies.
     ///
     /// ```swift
     /// print(stats.bytes)
     /// ```
-    public var bytes: Int { (branchPages + leafPages + overflowPages) * pageSize }
+    @usableFromInline var bytes: Int { (branchPages + leafPages + overflowPages) * pageSize }
 }

@@ -7,9 +7,9 @@ import Glibc
 /// The map size, information about the environment, and maintenance: stale readers, sync,
 /// hot copies.
 extension Environment {
-    func adoptMapSize() throws(DatabaseError) {
+    func adoptMapSize() throws(StoreError) {
         guard ThreadTransactions.openCount == 0 else {
-            throw DatabaseError(.mapResized, operation: "mdb_txn_begin", path: path,
+            throw StoreError(.mapResized, operation: "mdb_txn_begin", path: path,
                                 message: "another process grew the map, and this thread holds another transaction open, so the new size cannot be adopted; end that transaction first")
         }
         resizeLock.lockExclusive()
@@ -22,20 +22,20 @@ extension Environment {
     /// Grows the map now, to at least `bytes` (capped at ``Configuration/maximumMapSize``), so that
     /// a write known to be large does not fill the map, abort and run its body again at each
     /// doubling. Does nothing when the map is already that large. Call it outside any transaction
-    /// (it throws ``DatabaseError/Code-swift.enum/mapFull`` when this thread holds one open); the
+    /// (it throws ``StoreError/Code-swift.enum/mapFull`` when this thread holds one open); the
     /// map is address space, not disk space: the data file grows only with what is written.
     ///
     /// ```swift
     /// try env.growMap(toAtLeast: env.info().usedBytes + 2 * importFileSize)
     /// ```
-    public func growMap(toAtLeast bytes: Int) throws(DatabaseError) {
+    func growMap(toAtLeast bytes: Int) throws(StoreError) {
         try growMap(minimum: bytes)
     }
 
     /// Doubles the map (after `MDB_MAP_FULL`), or grows it to at least `minimum`.
-    func growMap(minimum: Int? = nil) throws(DatabaseError) {
+    func growMap(minimum: Int? = nil) throws(StoreError) {
         guard ThreadTransactions.openCount == 0 else {
-            throw DatabaseError(.mapFull, operation: "write", path: path,
+            throw StoreError(.mapFull, operation: "write", path: path,
                                 message: "the map is full and cannot grow while this thread holds another transaction open")
         }
         resizeLock.lockExclusive()
@@ -48,7 +48,7 @@ extension Environment {
             target = min(minimum, configuration.maximumMapSize - pageSize + 1) + pageSize - 1
         } else {
             guard current < configuration.maximumMapSize else {
-                throw DatabaseError(.mapFull, operation: "write", path: path,
+                throw StoreError(.mapFull, operation: "write", path: path,
                                     message: "the map is full at its maximum size of \(configuration.maximumMapSize) bytes (Configuration.maximumMapSize)")
             }
             target = min(current * 2, configuration.maximumMapSize)
@@ -65,15 +65,15 @@ extension Environment {
     /// ```swift
     /// print(env.info().mapSize, env.info().lastTransactionID)
     /// ```
-    public func info() -> EnvironmentInfo {
+    func info() -> StoreInfo {
         resizeLock.lockShared()
         defer { resizeLock.unlock() }
         guard !isClosed else {
-            return EnvironmentInfo(mapSize: 0, pageSize: 0, lastPageNumber: 0, lastTransactionID: 0, maxReaders: 0, readersInUse: 0)
+            return StoreInfo(mapSize: 0, pageSize: 0, lastPageNumber: 0, lastTransactionID: 0, maxReaders: 0, readersInUse: 0)
         }
         let raw = LMDB.info(handle)
         let pageSize = LMDB.pageSize(handle)
-        return EnvironmentInfo(mapSize: raw.mapSize, pageSize: pageSize, lastPageNumber: raw.lastPage,
+        return StoreInfo(mapSize: raw.mapSize, pageSize: pageSize, lastPageNumber: raw.lastPage,
                                lastTransactionID: raw.lastTransaction, maxReaders: raw.maxReaders,
                                readersInUse: LMDB.heldReaderSlots(handle))
     }
@@ -83,7 +83,7 @@ extension Environment {
     /// ```swift
     /// let before = env.lastTransactionID
     /// ```
-    public var lastTransactionID: Int {
+    var lastTransactionID: Int {
         resizeLock.lockShared()
         defer { resizeLock.unlock() }
         return isClosed ? 0 : LMDB.info(handle).lastTransaction
@@ -95,7 +95,7 @@ extension Environment {
     /// let cleared = try env.clearStaleReaders()
     /// ```
     @discardableResult
-    public func clearStaleReaders() throws(DatabaseError) -> Int {
+    func clearStaleReaders() throws(StoreError) -> Int {
         let (code, cleared) = LMDB.readerCheck(handle)
         try LMDB.check(code, "mdb_reader_check", path: path)
         return cleared
@@ -106,7 +106,7 @@ extension Environment {
     /// ```swift
     /// try env.sync(force: true)
     /// ```
-    public func sync(force: Bool = true) throws(DatabaseError) {
+    func sync(force: Bool = true) throws(StoreError) {
         try LMDB.check(LMDB.sync(handle, force: force), "mdb_env_sync", path: path)
     }
 
@@ -123,11 +123,11 @@ extension Environment {
     /// ```swift
     /// try env.copy(to: "/backups/tweetie-2026-11-21")
     /// ```
-    public func copy(to directory: String, compact: Bool = true) throws(DatabaseError) {
-        func failure(_ code: DatabaseError.Code, _ message: String) -> DatabaseError {
-            DatabaseError(code, operation: "mdb_env_copyfd2", path: directory, message: message)
+    func copy(to directory: String, compact: Bool = true) throws(StoreError) {
+        func failure(_ code: StoreError.Code, _ message: String) -> StoreError {
+            StoreError(code, operation: "mdb_env_copyfd2", path: directory, message: message)
         }
-        func systemFailure(_ what: String) -> DatabaseError {
+        func systemFailure(_ what: String) -> StoreError {
             let code = errno
             return failure(.system(code), "\(what): \(String(cString: strerror(code)))")
         }
@@ -136,7 +136,7 @@ extension Environment {
             throw failure(.invalidArgument, "the destination already holds a database (data.mdb); choose an empty directory")
         }
         guard !isClosed else {
-            throw DatabaseError(.environmentClosed, operation: "mdb_env_copyfd2", path: path, message: "the environment is closed")
+            throw StoreError(.environmentClosed, operation: "mdb_env_copyfd2", path: path, message: "the environment is closed")
         }
         // The directories this copy creates, innermost first: removed again if the copy fails.
         var created: [String] = []
@@ -197,5 +197,5 @@ extension Environment {
     /// ```swift
     /// let leftover = "/backups/b/" + Environment.temporaryCopyName
     /// ```
-    public static var temporaryCopyName: String { "data.mdb.partial-\(getpid())" }
+    static var temporaryCopyName: String { "data.mdb.partial-\(getpid())" }
 }

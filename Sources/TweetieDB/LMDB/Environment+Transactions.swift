@@ -16,7 +16,7 @@ extension Environment {
     /// ```swift
     /// let count = try env.read { tx in try tx.stats(of: tweets).entries }
     /// ```
-    public func read<T>(_ body: (ReadTransaction) throws -> T) throws -> T {
+    func read<T>(_ body: (ReadTransaction) throws -> T) throws -> T {
         try withReadTransaction { tx in try body(tx) }
     }
 
@@ -24,7 +24,7 @@ extension Environment {
     /// aborting when it throws.
     ///
     /// The transaction begins and ends on this thread. A write inside another write on the same
-    /// thread throws ``DatabaseError/Code-swift.enum/nestedWrite``.
+    /// thread throws ``StoreError/Code-swift.enum/nestedWrite``.
     ///
     /// **`body` may run more than once.** When the map fills (`MDB_MAP_FULL`, even if `body`
     /// catches it), the transaction is aborted — nothing of that run is kept — the map grows and
@@ -43,7 +43,7 @@ extension Environment {
     /// try env.write { tx in try tx.put(key, value, in: tweets) }
     /// ```
     @discardableResult
-    public func write<T>(_ body: (WriteTransaction) throws -> T) throws -> T {
+    func write<T>(_ body: (WriteTransaction) throws -> T) throws -> T {
         try withWriteTransaction { tx in try body(tx) }
     }
 
@@ -58,7 +58,7 @@ extension Environment {
     /// try await env.write { tx in try tx.put(key, value, in: tweets) }
     /// ```
     @discardableResult
-    public func write<T: Sendable>(_ body: @escaping @Sendable (WriteTransaction) throws -> T) async throws -> T {
+    func write<T: Sendable>(_ body: @escaping @Sendable (WriteTransaction) throws -> T) async throws -> T {
         try Task.checkCancellation()
         return try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
             let outcome = writerThread.enqueue {
@@ -78,17 +78,17 @@ extension Environment {
     }
 
     /// The error for a job the writer thread did not take, or `nil` when it took it.
-    private func writerThreadError(_ outcome: WriterThread.Outcome) -> DatabaseError? {
+    private func writerThreadError(_ outcome: WriterThread.Outcome) -> StoreError? {
         switch outcome {
         case .accepted:
             return nil
         case .stopped:
-            return DatabaseError(.environmentClosed, operation: "write", path: path, message: "the environment is closed")
+            return StoreError(.environmentClosed, operation: "write", path: path, message: "the environment is closed")
         case .threadFailed(let code):
             var limit = rlimit()
             getrlimit(Int32(RLIMIT_AS.rawValue), &limit)
             let addressSpace = limit.rlim_cur == rlim_t.max ? "" : " (the address-space limit, ulimit -v, is \(limit.rlim_cur / 1024) KiB: raise it)"
-            return DatabaseError(.system(code), operation: "write", path: path,
+            return StoreError(.system(code), operation: "write", path: path,
                                  message: "cannot start the writer thread: \(String(cString: strerror(code))) (errno \(code)); the process is out of memory, address space or threads\(addressSpace)")
         }
     }
@@ -101,10 +101,10 @@ extension Environment {
 
     func withWriteTransaction<T>(_ body: (WriteTransaction) throws -> T) throws -> T {
         guard !configuration.readOnly else {
-            throw DatabaseError(.invalidArgument, operation: "write", path: path, message: "the environment is open read-only")
+            throw StoreError(.invalidArgument, operation: "write", path: path, message: "the environment is open read-only")
         }
         guard !ThreadTransactions.inWrite else {
-            throw DatabaseError(.nestedWrite, operation: "write", path: path,
+            throw StoreError(.nestedWrite, operation: "write", path: path,
                                 message: "this thread is already inside a write transaction; use that transaction instead of starting another")
         }
         while true {
@@ -141,8 +141,8 @@ extension Environment {
 
     /// The error for a failed commit. LMDB reports a short write of its pages as EIO, which is
     /// what a full disk usually produces: when the file system is (nearly) full, say so.
-    private func commitFailure(_ code: Int32) -> DatabaseError {
-        var error = DatabaseError(lmdbCode: code, operation: "mdb_txn_commit", path: path)
+    private func commitFailure(_ code: Int32) -> StoreError {
+        var error = StoreError(lmdbCode: code, operation: "mdb_txn_commit", path: path)
         guard [ENOSPC, EIO, EFBIG, EDQUOT].contains(code) else { return error }
         var fs = statvfs()
         let free = statvfs(path, &fs) == 0 ? Int(fs.f_bavail) * Int(fs.f_frsize) : nil
@@ -155,13 +155,13 @@ extension Environment {
         return error
     }
 
-    func begin(write: Bool) throws(DatabaseError) -> TransactionContext {
+    func begin(write: Bool) throws(StoreError) -> TransactionContext {
         var checkedReaders = false
         while true {
             resizeLock.lockShared()
             if state.withLock({ $0.closed }) {
                 resizeLock.unlock()
-                throw DatabaseError(.environmentClosed, operation: "mdb_txn_begin", path: path, message: "the environment is closed")
+                throw StoreError(.environmentClosed, operation: "mdb_txn_begin", path: path, message: "the environment is closed")
             }
             let (code, txn) = LMDB.beginTransaction(handle, readOnly: !write)
             if code == LMDB.success, let txn {
@@ -177,7 +177,7 @@ extension Environment {
                 checkedReaders = true
                 _ = LMDB.readerCheck(handle)
             default:
-                var error = DatabaseError(lmdbCode: code, operation: "mdb_txn_begin", path: path)
+                var error = StoreError(lmdbCode: code, operation: "mdb_txn_begin", path: path)
                 if code == LMDB.readersFull { error.message += Environment.readersFullExplanation(handle) }
                 throw error
             }

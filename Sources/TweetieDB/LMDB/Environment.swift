@@ -21,19 +21,19 @@ import Glibc
 /// try env.write { tx in try tx.put(Array("1".utf8), Array("hello".utf8), in: tweets) }
 /// let value = try env.read { tx in try tx.value(for: Array("1".utf8), in: tweets) }
 /// ```
-public final class Environment: @unchecked Sendable {
+final class Environment: @unchecked Sendable {
     /// The canonical path of the environment's directory.
     ///
     /// ```swift
     /// print(env.path) // "/tmp/example"
     /// ```
-    public let path: String
+    let path: String
     /// The configuration the environment was opened with.
     ///
     /// ```swift
     /// print(env.configuration.durability)
     /// ```
-    public let configuration: Configuration
+    let configuration: Configuration
 
     /// Why this read-only environment reads without LMDB's lock file (`MDB_NOLOCK`), or `nil`
     /// when it uses the lock file as usual.
@@ -44,7 +44,7 @@ public final class Environment: @unchecked Sendable {
     /// ```swift
     /// if let reason = env.withoutLockFile { print("reading without the lock file: \(reason)") }
     /// ```
-    public let withoutLockFile: String?
+    let withoutLockFile: String?
 
     let handle: LMDB.EnvironmentHandle
     /// Every transaction holds this shared; resizing the map takes it exclusively, because
@@ -70,11 +70,11 @@ public final class Environment: @unchecked Sendable {
     /// Opens the environment in `path`, or returns the one this process already has open there.
     ///
     /// Opening a path that is already open with an equal configuration returns the same instance;
-    /// with a different configuration it throws ``DatabaseError/Code-swift.enum/alreadyOpen``.
+    /// with a different configuration it throws ``StoreError/Code-swift.enum/alreadyOpen``.
     /// Stale reader slots left by dead processes are cleared (`mdb_reader_check`) on open.
     /// A damaged `data.mdb` that LMDB would crash on while opening or looking up a named database
     /// — a truncated file, an impossible meta page, damaged pages of the main database or (unless
-    /// read-only) of the free list — is refused with ``DatabaseError/Code-swift.enum/corrupted``
+    /// read-only) of the free list — is refused with ``StoreError/Code-swift.enum/corrupted``
     /// (see ``checkPageStructure()``).
     ///
     /// A missing, empty or incomplete `data.mdb` (a creation cut short) is refused, and nothing is
@@ -90,33 +90,33 @@ public final class Environment: @unchecked Sendable {
     /// let same = try Environment.open(at: "/tmp/example")
     /// assert(env === same)
     /// ```
-    public static func open(at path: String, configuration: Configuration = Configuration()) throws(DatabaseError) -> Environment {
+    static func open(at path: String, configuration: Configuration = Configuration()) throws(StoreError) -> Environment {
         try validate(configuration, path: path)
         let fileManager = FileManager.default
         var status = stat()
         if stat(path, &status) != 0 {
             let code = errno
             guard code == ENOENT else {
-                throw DatabaseError(.system(code), operation: "open", path: path,
+                throw StoreError(.system(code), operation: "open", path: path,
                                     message: (code == EACCES ? "permission denied: " : "") + "cannot reach the database directory: \(String(cString: strerror(code))) (errno \(code)); this process runs as uid \(geteuid())")
             }
             guard configuration.createDirectory, configuration.createDatabase, !configuration.readOnly else {
-                throw DatabaseError(.system(ENOENT), operation: "open", path: path, message: "the database directory does not exist (nothing was created)")
+                throw StoreError(.system(ENOENT), operation: "open", path: path, message: "the database directory does not exist (nothing was created)")
             }
             do {
                 try fileManager.createDirectory(atPath: path, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
             } catch {
-                throw DatabaseError(.system(EACCES), operation: "open", path: path, message: "cannot create the database directory: \(error.localizedDescription)")
+                throw StoreError(.system(EACCES), operation: "open", path: path, message: "cannot create the database directory: \(error.localizedDescription)")
             }
         } else if status.st_mode & S_IFMT != S_IFDIR {
-            throw DatabaseError(.notADatabase, operation: "open", path: path, message: "the path is a file, not a database directory")
+            throw StoreError(.notADatabase, operation: "open", path: path, message: "the path is a file, not a database directory")
         }
         let canonical = URL(fileURLWithPath: path).resolvingSymlinksInPath().standardizedFileURL.path
 
-        return try registry.withLock { (registry) throws(DatabaseError) -> Environment in
+        return try registry.withLock { (registry) throws(StoreError) -> Environment in
             if let existing = registry[canonical]?.environment, !existing.isClosed {
                 guard existing.configuration == configuration else {
-                    throw DatabaseError(.alreadyOpen, operation: "open", path: canonical,
+                    throw StoreError(.alreadyOpen, operation: "open", path: canonical,
                                         message: "this process already has the environment open with a different configuration; reuse the open environment")
                 }
                 return existing
@@ -127,9 +127,9 @@ public final class Environment: @unchecked Sendable {
         }
     }
 
-    private static func validate(_ configuration: Configuration, path: String) throws(DatabaseError) {
-        func invalid(_ message: String) -> DatabaseError {
-            DatabaseError(.invalidArgument, operation: "open", path: path, message: message)
+    private static func validate(_ configuration: Configuration, path: String) throws(StoreError) {
+        func invalid(_ message: String) -> StoreError {
+            StoreError(.invalidArgument, operation: "open", path: path, message: message)
         }
         guard !path.isEmpty else { throw invalid("the database path is empty") }
         guard configuration.mapSize > 0 else { throw invalid("mapSize must be positive, got \(configuration.mapSize)") }
@@ -140,7 +140,7 @@ public final class Environment: @unchecked Sendable {
         guard configuration.maxReaders > 0 else { throw invalid("maxReaders must be positive") }
     }
 
-    private init(path: String, configuration: Configuration) throws(DatabaseError) {
+    private init(path: String, configuration: Configuration) throws(StoreError) {
         self.path = path
         self.configuration = configuration
         let handle = try LMDB.createEnvironment()
@@ -192,7 +192,7 @@ public final class Environment: @unchecked Sendable {
 
     /// Refuses a data file shorter than its last committed page: LMDB maps the file and would
     /// crash the process (SIGBUS) on the first read of a page past its end.
-    private static func checkFileSize(_ handle: LMDB.EnvironmentHandle, dataPath: String, path: String) throws(DatabaseError) {
+    private static func checkFileSize(_ handle: LMDB.EnvironmentHandle, dataPath: String, path: String) throws(StoreError) {
         var status = stat()
         guard stat(dataPath, &status) == 0 else { return }
         // A damaged last page number must not overflow the arithmetic: it ends "beyond any size".
@@ -203,8 +203,8 @@ public final class Environment: @unchecked Sendable {
         throw truncatedError(fileSize: Int(status.st_size), end: end, path: path)
     }
 
-    static func truncatedError(fileSize: Int, end: Int, path: String) -> DatabaseError {
-        DatabaseError(.corrupted, operation: "open", path: path,
+    static func truncatedError(fileSize: Int, end: Int, path: String) -> StoreError {
+        StoreError(.corrupted, operation: "open", path: path,
                       message: "data.mdb is truncated: it holds \(fileSize) bytes but its last committed page ends at byte \(end) (the file was cut short, e.g. copied while incomplete); restore it from a backup")
     }
 
@@ -214,7 +214,7 @@ public final class Environment: @unchecked Sendable {
         "; all \(LMDB.info(handle).maxReaders) reader slots are in use by live read transactions of running processes (those of dead processes were reclaimed); raise Configuration.maxReaders in the first process to open the database"
     }
 
-    private static func explainOpenFailure(_ error: DatabaseError, path: String) -> DatabaseError {
+    private static func explainOpenFailure(_ error: StoreError, path: String) -> StoreError {
         var error = error
         switch error.code {
         case .invalid:
@@ -253,15 +253,15 @@ public final class Environment: @unchecked Sendable {
     /// ```swift
     /// env.close(); assert(env.isClosed)
     /// ```
-    public var isClosed: Bool { state.withLock { $0.closed } }
+    var isClosed: Bool { state.withLock { $0.closed } }
 
     /// Closes the environment: waits for running transactions, stops the writer thread and calls
-    /// `mdb_env_close`. Later operations throw ``DatabaseError/Code-swift.enum/environmentClosed``.
+    /// `mdb_env_close`. Later operations throw ``StoreError/Code-swift.enum/environmentClosed``.
     ///
     /// ```swift
     /// env.close()
     /// ```
-    public func close() {
+    func close() {
         resizeLock.lockExclusive()
         defer { resizeLock.unlock() }
         let alreadyClosed = state.withLock { state -> Bool in
@@ -288,18 +288,18 @@ public final class Environment: @unchecked Sendable {
     /// ```swift
     /// let tweets = try env.database(named: "tweets")
     /// ```
-    public func database(named name: String?, create: Bool = true) throws -> Database {
+    func database(named name: String?, create: Bool = true) throws -> Database {
         let key = name ?? ""
         if let existing = state.withLock({ $0.databases[key] }) { return existing }
         if let name, name.utf8.count > LMDB.maxKeySize {
-            throw DatabaseError(.invalidArgument, operation: "mdb_dbi_open", database: name, path: path, message: "a database name is limited to \(LMDB.maxKeySize) bytes")
+            throw StoreError(.invalidArgument, operation: "mdb_dbi_open", database: name, path: path, message: "a database name is limited to \(LMDB.maxKeySize) bytes")
         }
         let flags: LMDB.DatabaseFlags = (create && !configuration.readOnly) ? [.create] : []
         // Opening a DBI needs a transaction; a write transaction when it may create the database.
-        let open = { (tx: LMDB.TransactionHandle) throws(DatabaseError) -> Database in
+        let open = { (tx: LMDB.TransactionHandle) throws(StoreError) -> Database in
             let (code, dbi) = LMDB.openDatabase(tx, name: name, flags: flags)
             if code == LMDB.notFound {
-                throw DatabaseError(.notFound, operation: "mdb_dbi_open", database: name, path: self.path, message: "the named database does not exist")
+                throw StoreError(.notFound, operation: "mdb_dbi_open", database: name, path: self.path, message: "the named database does not exist")
             }
             try LMDB.check(code, "mdb_dbi_open", database: name, path: self.path)
             return Database(name: name, dbi: dbi)

@@ -9,7 +9,7 @@
 ///     if let bytes = try tx.value(for: key, in: tweets) { print(bytes.count) }
 /// }
 /// ```
-public struct ReadTransaction: ReadableTransaction {
+@usableFromInline struct ReadTransaction: ReadableTransaction {
     /// The transaction's shared state (internal).
-    public let context: TransactionContext
+    @usableFromInline let context: TransactionContext
 }

@@ -3,7 +3,7 @@
 /// ```swift
 /// func count(in tx: some ReadableTransaction, _ db: Database) throws -> Int { try tx.stats(of: db).entries }
 /// ```
-public protocol ReadableTransaction {
+@usableFromInline protocol ReadableTransaction {
     /// The transaction's shared state (internal).
     var context: TransactionContext { get }
 }
@@ -16,7 +16,7 @@ extension ReadableTransaction {
     /// ```swift
     /// let id = try env.read { tx in tx.id }
     /// ```
-    public var id: Int { LMDB.transactionID(context.handle) }
+    @usableFromInline var id: Int { LMDB.transactionID(context.handle) }
 
     /// Looks up `key` and passes the value to `body` without copying it.
     ///
@@ -27,7 +27,7 @@ extension ReadableTransaction {
     /// let length = try tx.withValue(for: key, in: tweets) { $0.count }
     /// ```
     @inlinable
-    public func withValue<R>(for key: [UInt8], in database: Database, _ body: (UnsafeRawBufferPointer) throws -> R) throws -> R? {
+    func withValue<R>(for key: [UInt8], in database: Database, _ body: (UnsafeRawBufferPointer) throws -> R) throws -> R? {
         try key.withUnsafeBytes { try withValue(forRawKey: $0, in: database, body) }
     }
 
@@ -47,7 +47,7 @@ extension ReadableTransaction {
     /// ```swift
     /// try key.withUnsafeBytes { k in try tx.withValue(forRawKey: k, in: tweets) { $0.count } }
     /// ```
-    public func withValue<R>(forRawKey key: UnsafeRawBufferPointer, in database: Database, _ body: (UnsafeRawBufferPointer) throws -> R) throws -> R? {
+    @usableFromInline func withValue<R>(forRawKey key: UnsafeRawBufferPointer, in database: Database, _ body: (UnsafeRawBufferPointer) throws -> R) throws -> R? {
         try context.checkLive("mdb_get")
         let (code, result) = try LMDB.get(handle, database.dbi, key: key, body)
         if code == LMDB.notFound { return nil }
@@ -60,7 +60,7 @@ extension ReadableTransaction {
     /// ```swift
     /// let bytes: [UInt8]? = try tx.value(for: key, in: tweets)
     /// ```
-    public func value(for key: [UInt8], in database: Database) throws -> [UInt8]? {
+    @usableFromInline func value(for key: [UInt8], in database: Database) throws -> [UInt8]? {
         try withValue(for: key, in: database) { Array($0) }
     }
 
@@ -69,7 +69,7 @@ extension ReadableTransaction {
     /// ```swift
     /// if try tx.contains(key, in: tweets) { … }
     /// ```
-    public func contains(_ key: [UInt8], in database: Database) throws -> Bool {
+    @usableFromInline func contains(_ key: [UInt8], in database: Database) throws -> Bool {
         try withValue(for: key, in: database) { _ in true } ?? false
     }
 
@@ -78,7 +78,7 @@ extension ReadableTransaction {
     /// ```swift
     /// print(try tx.stats(of: tweets).entries)
     /// ```
-    public func stats(of database: Database) throws -> DatabaseStats {
+    @usableFromInline func stats(of database: Database) throws -> DatabaseStats {
         try context.checkLive("mdb_stat")
         let raw = LMDB.stat(handle, database.dbi)
         try LMDB.check(raw.code, "mdb_stat", database: database.name, path: context.environment.path)
@@ -93,7 +93,7 @@ extension ReadableTransaction {
     /// var entry = try cursor.first()
     /// while let (key, value) = entry { print(key.count, value.count); entry = try cursor.next() }
     /// ```
-    public func cursor(on database: Database) throws -> Cursor {
+    @usableFromInline func cursor(on database: Database) throws -> Cursor {
         try context.checkLive("mdb_cursor_open")
         let (code, cursor) = LMDB.openCursor(handle, database.dbi)
         try LMDB.check(code, "mdb_cursor_open", database: database.name, path: context.environment.path)
@@ -107,7 +107,7 @@ extension ReadableTransaction {
     /// ```swift
     /// try tx.forEach(in: tweets, range: .prefix([0x01])) { key, value in print(key.count); return true }
     /// ```
-    public func forEach(in database: Database, range: KeyRange = .all, reverse: Bool = false,
+    @usableFromInline func forEach(in database: Database, range: KeyRange = .all, reverse: Bool = false,
                         _ body: (_ key: UnsafeRawBufferPointer, _ value: UnsafeRawBufferPointer) throws -> Bool) throws {
         let cursor = try self.cursor(on: database)
         defer { cursor.close() }

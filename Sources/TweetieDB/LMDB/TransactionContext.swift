@@ -3,7 +3,7 @@
 /// ```swift
 /// // Not used directly: it is what a ReadTransaction or WriteTransaction stands on.
 /// ```
-public final class TransactionContext {
+@usableFromInline final class TransactionContext {
     unowned let environment: Environment
     let handle: LMDB.TransactionHandle
     let isWrite: Bool
@@ -49,7 +49,7 @@ public final class TransactionContext {
         let (code, cursor) = LMDB.openCursor(handle, database.dbi)
         try LMDB.check(code, "mdb_cursor_open", database: database.name, path: environment.path)
         guard let cursor else {
-            throw DatabaseError(.invalidArgument, operation: "mdb_cursor_open", database: database.name, path: environment.path,
+            throw StoreError(.invalidArgument, operation: "mdb_cursor_open", database: database.name, path: environment.path,
                                 message: "LMDB returned no cursor")
         }
         let dbi = Int(database.dbi)
@@ -86,9 +86,9 @@ public final class TransactionContext {
     }
 
     @inline(__always)
-    func checkLive(_ operation: StaticString) throws(DatabaseError) {
+    func checkLive(_ operation: StaticString) throws(StoreError) {
         if !isLive {
-            throw DatabaseError(.transactionEnded, operation: "\(operation)", path: environment.path,
+            throw StoreError(.transactionEnded, operation: "\(operation)", path: environment.path,
                                 message: "the transaction was used after its closure returned; do all work inside read { } or write { }")
         }
     }

@@ -7,20 +7,20 @@
 ///     try tx.delete(oldKey, in: tweets)
 /// }
 /// ```
-public struct WriteTransaction: ReadableTransaction {
+@usableFromInline struct WriteTransaction: ReadableTransaction {
     /// The transaction's shared state (internal).
-    public let context: TransactionContext
+    @usableFromInline let context: TransactionContext
 }
 
 extension WriteTransaction {
     /// Stores `value` for `key`, replacing any previous value.
     ///
-    /// Throws ``DatabaseError/Code-swift.enum/badValueSize`` for a key longer than 511 bytes.
+    /// Throws ``StoreError/Code-swift.enum/badValueSize`` for a key longer than 511 bytes.
     ///
     /// ```swift
     /// try tx.put(Array("id".utf8), Array("value".utf8), in: tweets)
     /// ```
-    public func put(_ key: [UInt8], _ value: [UInt8], in database: Database) throws {
+    @usableFromInline func put(_ key: [UInt8], _ value: [UInt8], in database: Database) throws {
         _ = try key.withUnsafeBytes { k in try value.withUnsafeBytes { v in try put(rawKey: k, rawValue: v, in: database) } }
     }
 
@@ -30,7 +30,7 @@ extension WriteTransaction {
     /// ```swift
     /// let inserted = try tx.insert(key, value, in: tweets)
     /// ```
-    public func insert(_ key: [UInt8], _ value: [UInt8], in database: Database) throws -> Bool {
+    @usableFromInline func insert(_ key: [UInt8], _ value: [UInt8], in database: Database) throws -> Bool {
         try key.withUnsafeBytes { k in
             try value.withUnsafeBytes { v in
                 try put(rawKey: k, rawValue: v, in: database, flags: .noOverwrite)
@@ -53,7 +53,7 @@ extension WriteTransaction {
     private func checkPut(_ code: Int32, keyCount: Int, in database: Database) throws {
         if code == LMDB.mapFull { context.sawMapFull = true }
         if code == LMDB.badValueSizeCode {
-            throw DatabaseError(lmdbCode: code, operation: "mdb_put", database: database.name, path: context.environment.path)
+            throw StoreError(lmdbCode: code, operation: "mdb_put", database: database.name, path: context.environment.path)
                 .appending(" (key of \(keyCount) bytes; LMDB keys are limited to \(LMDB.maxKeySize) bytes)")
         }
         try LMDB.check(code, "mdb_put", database: database.name, path: context.environment.path)
@@ -83,7 +83,7 @@ extension WriteTransaction {
     /// let removed = try tx.delete(key, in: tweets)
     /// ```
     @discardableResult
-    public func delete(_ key: [UInt8], in database: Database) throws -> Bool {
+    @usableFromInline func delete(_ key: [UInt8], in database: Database) throws -> Bool {
         try key.withUnsafeBytes { try delete(rawKey: $0, in: database) }
     }
 
@@ -123,7 +123,7 @@ extension WriteTransaction {
     /// ```swift
     /// try tx.removeAll(in: tweets)
     /// ```
-    public func removeAll(in database: Database) throws {
+    @usableFromInline func removeAll(in database: Database) throws {
         try context.checkLive("mdb_drop")
         let code = LMDB.drop(handle, database.dbi)
         if code == LMDB.mapFull { context.sawMapFull = true }
@@ -135,8 +135,8 @@ extension LMDB {
     static let badValueSizeCode: Int32 = -30781
 }
 
-extension DatabaseError {
-    func appending(_ text: String) -> DatabaseError {
+extension StoreError {
+    func appending(_ text: String) -> StoreError {
         var copy = self
         copy.message += text
         return copy

@@ -24,7 +24,7 @@ extension StoreWriter {
         for position in descriptor.indexDatabases.indices {
             let count = scratch.newEntries[position].bytes.count
             guard count <= Store.maxKeySize else {
-                throw DatabaseError(.invalidArgument, operation: "add", database: "\(descriptor.name)#\(descriptor.indexes[position].name)", path: store.path,
+                throw StoreError(.invalidArgument, operation: "add", database: "\(descriptor.name)#\(descriptor.indexes[position].name)", path: store.path,
                                     message: "the index entry for \(descriptor.describeKey(key)) is \(count) bytes; LMDB keys are limited to \(Store.maxKeySize)")
             }
             try checkUniqueEntry(scratch.newEntries[position].bytes, position: position, key: key, descriptor: descriptor, during: .add)
@@ -36,7 +36,7 @@ extension StoreWriter {
     @inlinable
     func writeIndexEntries<R: Record>(of type: R.Type, key: [UInt8], old: R?, descriptor: CollectionDescriptor) throws {
         let indexes = R.indexes
-        let transaction = self.transaction
+        let transaction = self.writeTransaction
         for position in indexes.indices {
             let database = descriptor.indexDatabases[position]
             if let old {
@@ -62,7 +62,7 @@ extension StoreWriter {
     func writePendingIndexEntries(descriptor: CollectionDescriptor) throws {
         guard scratch.hasPending else { return }
         scratch.hasPending = false
-        let transaction = self.transaction
+        let transaction = self.writeTransaction
         do {
             for position in descriptor.indexDatabases.indices where !scratch.pending[position].isEmpty {
                 let database = descriptor.indexDatabases[position]
@@ -80,10 +80,10 @@ extension StoreWriter {
 
     /// Rebuilds every index of a collection from its records (after a migration or an index change).
     func rebuildIndexes(of descriptor: CollectionDescriptor) throws {
-        for database in descriptor.indexDatabases { try transaction.removeAll(in: database) }
+        for database in descriptor.indexDatabases { try writeTransaction.removeAll(in: database) }
         guard !descriptor.indexes.isEmpty else { return }
         var entries: [(Int, [UInt8], [UInt8])] = []
-        try transaction.forEach(in: descriptor.records) { key, value in
+        try writeTransaction.forEach(in: descriptor.records) { key, value in
             entries.append(contentsOf: try descriptor.indexEntries(value, Array(key)))
             return true
         }
@@ -94,15 +94,15 @@ extension StoreWriter {
     /// the indexes and the change record.
     func put(encodedRecord bytes: [UInt8], primaryKey: [UInt8], indexEntries: [(Int, [UInt8], [UInt8])],
              descriptor: CollectionDescriptor) throws -> WriteOutcome {
-        let existing = try primaryKey.withUnsafeBytes { try transaction.rawValue(forRawKey: $0, in: descriptor.records) }
+        let existing = try primaryKey.withUnsafeBytes { try writeTransaction.rawValue(forRawKey: $0, in: descriptor.records) }
         if let existing, bytes.withUnsafeBytes({ compareBytes(existing, $0) == 0 }) { return .unchanged }
         if let existing {
             for (position, key, _) in try descriptor.indexEntries(existing, primaryKey) {
-                try transaction.delete(key, in: descriptor.indexDatabases[position])
+                try writeTransaction.delete(key, in: descriptor.indexDatabases[position])
             }
         }
         try putIndexEntries(indexEntries, descriptor: descriptor, during: .import)
-        try transaction.put(primaryKey, bytes, in: descriptor.records)
+        try writeTransaction.put(primaryKey, bytes, in: descriptor.records)
         if existing == nil {
             recorder.changes.recordInsert(descriptor.name, primaryKey)
             return .inserted
@@ -117,7 +117,7 @@ extension StoreWriter {
     func putIndexEntries(_ entries: [(Int, [UInt8], [UInt8])], descriptor: CollectionDescriptor, during write: IndexWrite) throws {
         for (position, entry, primaryKey) in entries {
             try checkUniqueEntry(entry, position: position, key: primaryKey, descriptor: descriptor, during: write)
-            try transaction.put(entry, primaryKey, in: descriptor.indexDatabases[position])
+            try writeTransaction.put(entry, primaryKey, in: descriptor.indexDatabases[position])
         }
     }
 
@@ -138,13 +138,13 @@ extension StoreWriter {
     @usableFromInline
     func checkUniqueEntry(_ entry: [UInt8], position: Int, key: [UInt8], descriptor: CollectionDescriptor, during write: IndexWrite) throws {
         guard descriptor.indexIsUnique[position],
-              let owner = try transaction.value(for: entry, in: descriptor.indexDatabases[position]), owner != key else { return }
+              let owner = try writeTransaction.value(for: entry, in: descriptor.indexDatabases[position]), owner != key else { return }
         let name = descriptor.indexes[position].name
         let message = switch write {
         case .add: "unique index '\(name)' already holds this value for the record with key \(descriptor.describeKey(owner)), so \(descriptor.describeKey(key)) cannot use it"
         case .import: "unique index '\(name)' already holds this value for \(descriptor.describeKey(owner))"
         case .rebuild: "records \(descriptor.describeKey(owner)) and \(descriptor.describeKey(key)) share a value of the unique index"
         }
-        throw DatabaseError(.constraintViolation, operation: write.rawValue, database: "\(descriptor.name)#\(name)", path: store.path, message: message)
+        throw StoreError(.constraintViolation, operation: write.rawValue, database: "\(descriptor.name)#\(name)", path: store.path, message: message)
     }
 }

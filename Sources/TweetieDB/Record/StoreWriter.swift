@@ -7,25 +7,16 @@
 ///     try tx.delete(Tweet.self, key: 42)
 /// }
 /// ```
-public final class StoreWriter: StoreReading {
-    /// The store.
-    ///
-    /// ```swift
-    /// print(tx.store.path)
-    /// ```
-    public let store: Store
-    /// The LMDB transaction underneath.
-    ///
-    /// ```swift
-    /// print(tx.transaction.id)
-    /// ```
-    public let transaction: WriteTransaction
+public final class StoreWriter: StoreReader {
+    /// The LMDB write transaction underneath (internal), the one whose snapshot
+    /// ``StoreReader/transaction`` reads.
+    @usableFromInline let writeTransaction: WriteTransaction
     @usableFromInline let recorder = ChangeRecorderBox()
     @usableFromInline let scratch = WriteScratch()
 
     init(store: Store, transaction: WriteTransaction) {
-        self.store = store
-        self.transaction = transaction
+        writeTransaction = transaction
+        super.init(store: store, transaction: ReadTransaction(context: writeTransaction.context))
     }
 
     /// The changes this transaction made so far.
@@ -40,7 +31,7 @@ extension StoreWriter {
     /// Adds `record`, or updates the stored one with the same primary key according to `policy`
     /// (Realm's `add(_:update:)`). Indexes are updated in the same transaction.
     ///
-    /// Throws ``DatabaseError/Code-swift.enum/constraintViolation`` for an existing key under
+    /// Throws ``StoreError/Code-swift.enum/constraintViolation`` for an existing key under
     /// `.error`, or a duplicate value in a unique index; the whole transaction then rolls back.
     ///
     /// ```swift
@@ -77,15 +68,15 @@ extension StoreWriter {
     @usableFromInline
     func checkPrimaryKeySize(_ key: [UInt8], descriptor: CollectionDescriptor) throws {
         guard key.count <= Store.maxKeySize else {
-            throw DatabaseError(.invalidArgument, operation: "add", database: descriptor.name, path: store.path,
+            throw StoreError(.invalidArgument, operation: "add", database: descriptor.name, path: store.path,
                                 message: "the primary key \(descriptor.describeKey(key)) encodes to \(key.count) bytes; keys are limited to \(Store.maxKeySize)")
         }
     }
 
     /// The error for a record whose `encode(to:)` threw.
     @usableFromInline
-    func encodingFailed(_ type: (some Record).Type, key: [UInt8], _ error: any Error, descriptor: CollectionDescriptor) -> DatabaseError {
-        DatabaseError(.encodingFailed, operation: "add", database: descriptor.name, path: store.path,
+    func encodingFailed(_ type: (some Record).Type, key: [UInt8], _ error: any Error, descriptor: CollectionDescriptor) -> StoreError {
+        StoreError(.encodingFailed, operation: "add", database: descriptor.name, path: store.path,
                       message: "\(type) with key \(descriptor.describeKey(key)) cannot be encoded: \(error)")
     }
 
@@ -96,7 +87,7 @@ extension StoreWriter {
     @inlinable
     func putRecord<R: Record>(_ type: R.Type, key: [UInt8], bytes: UnsafeRawBufferPointer, policy: UpdatePolicy,
                               descriptor: CollectionDescriptor) throws -> WriteOutcome {
-        let transaction = self.transaction
+        let transaction = self.writeTransaction
         let existing = try key.withUnsafeBytes { try transaction.putIfAbsent(rawKey: $0, rawValue: bytes, in: descriptor.records) }
         guard let stored = existing else {
             try writeIndexEntries(of: R.self, key: key, old: nil, descriptor: descriptor)
@@ -104,7 +95,7 @@ extension StoreWriter {
             return .inserted
         }
         if policy == .error {
-            throw DatabaseError(.constraintViolation, operation: "add", database: descriptor.name, path: store.path,
+            throw StoreError(.constraintViolation, operation: "add", database: descriptor.name, path: store.path,
                                 message: "a \(R.self) with primary key \(descriptor.describeKey(key)) already exists (update policy .error)")
         }
         if stored.count == bytes.count && compareBytes(stored, bytes) == 0 {
@@ -145,9 +136,9 @@ extension StoreWriter {
         guard let old = try get(type, encodedKey: key, descriptor: descriptor) else { return false }
         for (position, index) in R.indexes.enumerated() {
             let entry = CollectionDescriptor.indexEntry(index.value(of: old), primaryKey: key, unique: index.isUnique)
-            try transaction.delete(entry.key, in: descriptor.indexDatabases[position])
+            try writeTransaction.delete(entry.key, in: descriptor.indexDatabases[position])
         }
-        try transaction.delete(key, in: descriptor.records)
+        try writeTransaction.delete(key, in: descriptor.records)
         recorder.changes.recordDelete(descriptor.name, key)
         return true
     }
@@ -180,9 +171,9 @@ extension StoreWriter {
     @discardableResult
     func deleteAll(in descriptor: CollectionDescriptor) throws -> Int {
         var keys: [[UInt8]] = []
-        try transaction.forEach(in: descriptor.records) { key, _ in keys.append(Array(key)); return true }
-        try transaction.removeAll(in: descriptor.records)
-        for database in descriptor.indexDatabases { try transaction.removeAll(in: database) }
+        try writeTransaction.forEach(in: descriptor.records) { key, _ in keys.append(Array(key)); return true }
+        try writeTransaction.removeAll(in: descriptor.records)
+        for database in descriptor.indexDatabases { try writeTransaction.removeAll(in: database) }
         for key in keys { recorder.changes.recordDelete(descriptor.name, key) }
         return keys.count
     }

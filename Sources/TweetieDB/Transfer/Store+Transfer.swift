@@ -143,7 +143,7 @@ extension Store {
                     do {
                         json = try descriptor.jsonObject(value)
                     } catch {
-                        throw DatabaseError(.decodingFailed, operation: "export", database: name, path: path,
+                        throw StoreError(.decodingFailed, operation: "export", database: name, path: path,
                                             message: "record \(descriptor.describeKey(Array(key))) cannot be decoded: \(error)")
                     }
                     out.append(contentsOf: prefix)
@@ -255,7 +255,7 @@ extension Store {
                 }
                 do {
                     summary.counts.add(try writer.put(encodedRecord: recordBytes, primaryKey: primaryKey, indexEntries: indexEntries, descriptor: descriptor))
-                } catch let error as DatabaseError {
+                } catch let error as StoreError {
                     throw TransferError(line: lineNumber, reason: error.message)
                 }
                 summary.perCollection[collection, default: 0] += 1
@@ -304,7 +304,7 @@ extension Store {
     /// How many bytes of map an import of `inputBytes` bytes of record lines is expected to need:
     /// the pages in use now (a replace frees them only at its commit) plus
     /// ``importBytesPerInputByte`` per input byte.
-    static func mapSizeNeeded(toImport inputBytes: Int, into info: EnvironmentInfo) -> Int {
+    static func mapSizeNeeded(toImport inputBytes: Int, into info: StoreInfo) -> Int {
         let used = info.usedBytes
         let added = inputBytes.multipliedReportingOverflow(by: importBytesPerInputByte)
         let total = used.addingReportingOverflow(added.partialValue)

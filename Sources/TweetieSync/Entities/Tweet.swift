@@ -2,9 +2,10 @@ import Foundation
 
 /// One status (tweet) as the Tweetie app shows it in a timeline row.
 ///
-/// The synthesized `Codable` conformance is the *storage* form: its keys are the property
-/// names. Twitter's JSON is decoded by ``TwitterJSON`` through separate internal types,
-/// never through this conformance.
+/// The `Codable` conformance is the record JSON form: its keys are the property names, and each
+/// id also has a string twin (`idStr`, `authorIdStr`, `inReplyToIdStr`; see ``IDStringTwin``).
+/// Twitter's JSON is decoded by ``TwitterJSON`` through separate internal types, never through
+/// this conformance.
 ///
 /// ```swift
 /// let page = try await api.timeline(of: ListIdentifier(username: "icanzilb", slug: "RxSwift"),
@@ -124,23 +125,24 @@ public struct Tweet: Codable, Sendable, Hashable, Identifiable {
         case id, text, name, username, authorId, created, imageURL, retweetCount, favoriteCount, inReplyToId, isRetweet, lang, lists
     }
 
-    /// Decodes the storage form; `lists`, added later, defaults to `[]`.
+    /// Decodes the storage or JSON form; `lists`, added later, defaults to `[]`; ids may come as
+    /// numbers, strings or both (``IDStringTwin``).
     ///
     /// ```swift
     /// let tweet = try RecordJSON.decoder().decode(Tweet.self, from: data)
     /// ```
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
-        id = try c.decode(Int64.self, forKey: .id)
+        id = try IDStringTwin.decode("id", from: decoder)
         text = try c.decode(String.self, forKey: .text)
         name = try c.decode(String.self, forKey: .name)
         username = try c.decode(String.self, forKey: .username)
-        authorId = try c.decode(Int64.self, forKey: .authorId)
+        authorId = try IDStringTwin.decode("authorId", from: decoder)
         created = try c.decode(Date.self, forKey: .created)
         imageURL = try c.decode(String.self, forKey: .imageURL)
         retweetCount = try c.decode(Int.self, forKey: .retweetCount)
         favoriteCount = try c.decode(Int.self, forKey: .favoriteCount)
-        inReplyToId = try c.decodeIfPresent(Int64.self, forKey: .inReplyToId)
+        inReplyToId = try IDStringTwin.decodeIfPresent("inReplyToId", from: decoder)
         isRetweet = try c.decode(Bool.self, forKey: .isRetweet)
         lang = try c.decodeIfPresent(String.self, forKey: .lang)
         lists = try c.decodeIfPresent([String].self, forKey: .lists) ?? []

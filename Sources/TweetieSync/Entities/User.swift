@@ -2,8 +2,8 @@ import Foundation
 
 /// A Twitter account, as listed among a list's members.
 ///
-/// The synthesized `Codable` conformance is the *storage* form (keys are the property
-/// names); Twitter's JSON is decoded by ``TwitterJSON`` through internal types.
+/// The `Codable` conformance is the record JSON form (keys are the property names, and the id
+/// has a string twin `idStr`, see ``IDStringTwin``); Twitter's JSON is decoded by ``TwitterJSON`` through internal types.
 ///
 /// ```swift
 /// let members = try await api.members(of: ListIdentifier(username: "icanzilb", slug: "RxSwift"))
@@ -75,14 +75,15 @@ public struct User: Codable, Sendable, Hashable, Identifiable {
         case id, name, username, about, url, imageURL, lists
     }
 
-    /// Decodes the storage form; `lists`, added later, defaults to `[]`.
+    /// Decodes the storage or JSON form; `lists`, added later, defaults to `[]`; the id may come
+    /// as a number, a string or both (``IDStringTwin``).
     ///
     /// ```swift
     /// let user = try RecordJSON.decoder().decode(User.self, from: data)
     /// ```
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
-        id = try c.decode(Int64.self, forKey: .id)
+        id = try IDStringTwin.decode("id", from: decoder)
         name = try c.decode(String.self, forKey: .name)
         username = try c.decode(String.self, forKey: .username)
         about = try c.decode(String.self, forKey: .about)

@@ -76,6 +76,14 @@ final class PseudoTerminalRun: @unchecked Sendable {
         }
     }
 
+    /// Types `text` on the terminal's keyboard: the program reads it from standard input.
+    func type(_ text: String) throws {
+        var bytes = Array(text.utf8)
+        guard write(master, &bytes, bytes.count) == bytes.count else {
+            throw Failure(description: "cannot write to the pseudo-terminal: \(String(cString: strerror(errno)))")
+        }
+    }
+
     /// Everything written so far, as text.
     var output: String { lock.withLock { String(decoding: bytes, as: UTF8.self) } }
 

@@ -104,7 +104,7 @@ struct ArticleExamplesTests {
              try tx.add(note, update: .all)]         // .modified: always written and reported
         }
         #expect(outcomes == [.inserted, .unchanged, .modified])
-        #expect(throws: DatabaseError.self) {
+        #expect(throws: StoreError.self) {
             try store.write { tx in try tx.add(note) }                  // `.error`, the default: the key exists
         }
     }
@@ -118,7 +118,7 @@ struct ArticleExamplesTests {
                 try tx.add(Account(id: "ann", email: "ann@example.com"))
                 try tx.add(Account(id: "anne", email: "ann@example.com"))  // the same email
             }
-        } catch let error as DatabaseError where error.code == .constraintViolation {
+        } catch let error as StoreError where error.code == .constraintViolation {
             // Nothing of the transaction was written: "ann" is not stored either.
         }
         #expect(try store.read { tx in try tx.count(Account.self) } == 0)

@@ -7,7 +7,7 @@ import Glibc
 import TweetieTestSupport
 
 /// Opening directories that are not TweetieDB databases, damaged files, read-only and full disks:
-/// every case is a clear `DatabaseError`, never a crash, and leaves the bytes on disk as they were.
+/// every case is a clear `StoreError`, never a crash, and leaves the bytes on disk as they were.
 @Suite("Damaged and hostile databases")
 struct DamagedDatabaseTests {
     static func post(_ id: Int) -> Post {
@@ -61,7 +61,7 @@ struct DamagedDatabaseTests {
         try Self.randomBytes(10_000, seed: 1).write(to: URL(fileURLWithPath: dir.sub("photo.jpg")))
         try Data("my notes\n".utf8).write(to: URL(fileURLWithPath: dir.sub("notes.txt")))
         let before = try Self.contents(dir.path)
-        let error = #expect(throws: DatabaseError.self) { try Store.open(at: dir.path, collections: [Post.self]) }
+        let error = #expect(throws: StoreError.self) { try Store.open(at: dir.path, collections: [Post.self]) }
         #expect(error?.code == .notADatabase)
         #expect(error?.message.contains("2 other file(s) (notes.txt, photo.jpg)") == true)
         #expect(error?.description.contains(dir.path) == true)
@@ -74,7 +74,7 @@ struct DamagedDatabaseTests {
         defer { dir.remove() }
         try Self.randomBytes([8_192, 65_536, 200][Int(seed)], seed: seed).write(to: URL(fileURLWithPath: dir.sub("data.mdb")))
         let before = try Self.contents(dir.path)
-        let error = #expect(throws: DatabaseError.self) { try Store.open(at: dir.path, collections: [Post.self]) }
+        let error = #expect(throws: StoreError.self) { try Store.open(at: dir.path, collections: [Post.self]) }
         #expect(error?.code == .notADatabase)
         #expect(error?.message == "data.mdb is not a valid LMDB file (MDB_INVALID: File is not a valid LMDB file)")
         #expect(try Self.contents(dir.path) == before, "data.mdb unchanged and no lock.mdb left behind")
@@ -90,7 +90,7 @@ struct DamagedDatabaseTests {
             env.close()
         }
         let before = try Data(contentsOf: URL(fileURLWithPath: dir.sub("data.mdb")))
-        let error = #expect(throws: DatabaseError.self) { try Store.open(at: dir.path, collections: [Post.self]) }
+        let error = #expect(throws: StoreError.self) { try Store.open(at: dir.path, collections: [Post.self]) }
         #expect(error?.code == .notADatabase)
         #expect(error?.message.contains("not created by TweetieDB") == true)
         #expect(try Data(contentsOf: URL(fileURLWithPath: dir.sub("data.mdb"))) == before)
@@ -113,7 +113,7 @@ struct DamagedDatabaseTests {
             try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
             let truncated = data.prefix(cut)
             try truncated.write(to: URL(fileURLWithPath: "\(path)/data.mdb"))
-            let error = #expect(throws: DatabaseError.self, "cut at \(cut) bytes") { try Store.open(at: path, collections: [Post.self]) }
+            let error = #expect(throws: StoreError.self, "cut at \(cut) bytes") { try Store.open(at: path, collections: [Post.self]) }
             if cut < 2 * pageSize - 1 {
                 #expect(error?.code == .notADatabase, "cut at \(cut): \(String(describing: error))")
             } else {
@@ -171,7 +171,7 @@ struct DamagedDatabaseTests {
 
         let store = try Store.open(at: dir.path, collections: [Post.self])
         defer { store.close() }
-        let error = #expect(throws: DatabaseError.self) { try Self.export(store) }
+        let error = #expect(throws: StoreError.self) { try Self.export(store) }
         #expect(error?.code == .decodingFailed)
         #expect(error?.message.hasPrefix("record 700 cannot be decoded") == true, "\(String(describing: error))")
         let report = try store.verify()
@@ -192,7 +192,7 @@ struct DamagedDatabaseTests {
             env.close()
         }
         let before = try Data(contentsOf: URL(fileURLWithPath: dir.sub("data.mdb")))
-        let error = #expect(throws: DatabaseError.self) { try Store.open(at: dir.path, collections: [Post.self]) }
+        let error = #expect(throws: StoreError.self) { try Store.open(at: dir.path, collections: [Post.self]) }
         #expect(error?.code == .newerFormat)
         #expect(error?.message == "the database has format version 2, but this TweetieDB reads up to version 1; upgrade TweetieDB (the database was left untouched)")
         #expect(try Data(contentsOf: URL(fileURLWithPath: dir.sub("data.mdb"))) == before)
@@ -211,13 +211,13 @@ struct DamagedDatabaseTests {
         let before = try Data(contentsOf: URL(fileURLWithPath: dir.sub("db/data.mdb")))
 
         var configuration = StoreConfiguration()
-        configuration.environment.readOnly = true
+        configuration.readOnly = true
         let store = try Store.open(at: dir.sub("db"), configuration: configuration, collections: [Post.self])
         #expect(try Self.export(store) == original)
-        let error = #expect(throws: DatabaseError.self) { try store.write { tx in try tx.add(Self.post(99)) } }
+        let error = #expect(throws: StoreError.self) { try store.write { tx in try tx.add(Self.post(99)) } }
         #expect(error?.code == .invalidArgument)
         #expect(error?.message == "the environment is open read-only")
-        #expect(throws: DatabaseError.self) { try store.write { tx in try tx.delete(Post.self, key: Int64(1)) } }
+        #expect(throws: StoreError.self) { try store.write { tx in try tx.delete(Post.self, key: Int64(1)) } }
         store.close()
         #expect(try Data(contentsOf: URL(fileURLWithPath: dir.sub("db/data.mdb"))) == before)
 
@@ -226,13 +226,13 @@ struct DamagedDatabaseTests {
             let writable = try Store.open(at: dir.sub("db"), collections: [Post.self])
             writable.close()
         } else {
-            let denied = #expect(throws: DatabaseError.self) { try Store.open(at: dir.sub("db"), collections: [Post.self]) }
+            let denied = #expect(throws: StoreError.self) { try Store.open(at: dir.sub("db"), collections: [Post.self]) }
             #expect(denied?.message.hasPrefix("permission denied") == true)
         }
 
         // Read-only on a directory without a database: a clear error, nothing created.
         try FileManager.default.createDirectory(atPath: dir.sub("none"), withIntermediateDirectories: true)
-        let missing = #expect(throws: DatabaseError.self) {
+        let missing = #expect(throws: StoreError.self) {
             try Store.open(at: dir.sub("none"), configuration: configuration, collections: [Post.self])
         }
         #expect(missing?.code == .system(ENOENT))
@@ -248,10 +248,10 @@ struct DamagedDatabaseTests {
         let disk = try #require(try SmallDisk(kibibytes: 2048))
         defer { disk.remove() }
         var configuration = StoreConfiguration()
-        configuration.environment.mapSize = 1 << 20
+        configuration.mapSize = 1 << 20
         let path = disk.path + "/db"
         var committed: [UInt8] = []
-        var failure: DatabaseError?
+        var failure: StoreError?
         do {
             let store = try Store.open(at: path, configuration: configuration, collections: [Post.self])
             defer { store.close() }
@@ -266,7 +266,7 @@ struct DamagedDatabaseTests {
                     }
                     next += 100
                     committed = try Self.export(store)
-                } catch let error as DatabaseError {
+                } catch let error as StoreError {
                     failure = error
                     break
                 }

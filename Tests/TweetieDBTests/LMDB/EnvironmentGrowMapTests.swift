@@ -40,7 +40,7 @@ struct EnvironmentGrowMapTests {
         defer { dir.remove() }
         let env = try Self.open(dir)
         defer { env.close() }
-        let error = #expect(throws: DatabaseError.self) { try env.read { _ in try env.growMap(toAtLeast: 4 << 20) } }
+        let error = #expect(throws: StoreError.self) { try env.read { _ in try env.growMap(toAtLeast: 4 << 20) } }
         #expect(error?.code == .mapFull)
         #expect(env.info().mapSize == 1 << 20)
     }

@@ -16,7 +16,7 @@ struct EnvironmentTests {
             }
             env.close()
             #expect(env.isClosed)
-            #expect(throws: DatabaseError.self) { try env.read { _ in 1 } }
+            #expect(throws: StoreError.self) { try env.read { _ in 1 } }
         }
         let env = try Environment.open(at: dir.path)
         defer { env.close() }
@@ -36,7 +36,7 @@ struct EnvironmentTests {
         #expect(first === second)
         var other = Configuration()
         other.durability = .noSync
-        let error = #expect(throws: DatabaseError.self) { try Environment.open(at: dir.path, configuration: other) }
+        let error = #expect(throws: StoreError.self) { try Environment.open(at: dir.path, configuration: other) }
         #expect(error?.code == .alreadyOpen)
     }
 
@@ -84,7 +84,7 @@ struct EnvironmentTests {
         defer { env.close() }
         let db = try env.database(named: "kv")
         let escaped = try env.read { $0 }
-        let error = #expect(throws: DatabaseError.self) { try escaped.value(for: bytes("a"), in: db) }
+        let error = #expect(throws: StoreError.self) { try escaped.value(for: bytes("a"), in: db) }
         #expect(error?.code == .transactionEnded)
     }
 
@@ -94,7 +94,7 @@ struct EnvironmentTests {
         let env = try Environment.open(at: dir.path)
         defer { env.close() }
         let db = try env.database(named: "kv")
-        let error = #expect(throws: DatabaseError.self) {
+        let error = #expect(throws: StoreError.self) {
             try env.write { _ in try env.write { tx in try tx.put(bytes("a"), bytes("b"), in: db) } }
         }
         #expect(error?.code == .nestedWrite)
@@ -132,7 +132,7 @@ struct EnvironmentTests {
         defer { env.close() }
         let db = try env.database(named: "blobs")
         let value = [UInt8](repeating: 1, count: 8000)
-        let error = #expect(throws: DatabaseError.self) {
+        let error = #expect(throws: StoreError.self) {
             try env.write { tx in for i in 0..<1000 { try tx.put(bigEndian(UInt64(i)), value, in: db) } }
         }
         #expect(error?.code == .mapFull)
@@ -146,7 +146,7 @@ struct EnvironmentTests {
         let env = try Environment.open(at: dir.path)
         defer { env.close() }
         let db = try env.database(named: "kv")
-        let error = #expect(throws: DatabaseError.self) {
+        let error = #expect(throws: StoreError.self) {
             try env.write { tx in try tx.put([UInt8](repeating: 7, count: 512), bytes("v"), in: db) }
         }
         #expect(error?.code == .badValueSize)
@@ -166,7 +166,7 @@ struct EnvironmentTests {
         try env.write { tx in for i in 0..<2000 { try tx.put(bigEndian(UInt64(i)), bytes("v\(i)"), in: db) } }
         try env.write { tx in for i in 0..<1000 { try tx.delete(bigEndian(UInt64(i)), in: db) } }
         try env.copy(to: dir.sub("backup"))
-        #expect(throws: DatabaseError.self) { try env.copy(to: dir.sub("backup")) }
+        #expect(throws: StoreError.self) { try env.copy(to: dir.sub("backup")) }
         let copy = try Environment.open(at: dir.sub("backup"))
         defer { copy.close() }
         let copied = try copy.database(named: "kv", create: false)
@@ -235,15 +235,15 @@ struct EnvironmentTests {
         defer { dir.remove() }
         var configuration = Configuration()
         configuration.mapSize = 0
-        let e1 = #expect(throws: DatabaseError.self) { try Environment.open(at: dir.path, configuration: configuration) }
+        let e1 = #expect(throws: StoreError.self) { try Environment.open(at: dir.path, configuration: configuration) }
         #expect(e1?.code == .invalidArgument)
         _ = FileManager.default.createFile(atPath: dir.sub("file"), contents: Data("x".utf8))
-        let e2 = #expect(throws: DatabaseError.self) { try Environment.open(at: dir.sub("file")) }
+        let e2 = #expect(throws: StoreError.self) { try Environment.open(at: dir.sub("file")) }
         #expect(e2?.code == .notADatabase)
         // A directory whose data.mdb is garbage.
         try FileManager.default.createDirectory(atPath: dir.sub("garbage"), withIntermediateDirectories: true)
         _ = FileManager.default.createFile(atPath: dir.sub("garbage/data.mdb"), contents: Data(repeating: 0x5A, count: 16384))
-        let e3 = #expect(throws: DatabaseError.self) { try Environment.open(at: dir.sub("garbage")) }
+        let e3 = #expect(throws: StoreError.self) { try Environment.open(at: dir.sub("garbage")) }
         #expect(e3?.code == .notADatabase)
         let after = try Data(contentsOf: URL(fileURLWithPath: dir.sub("garbage/data.mdb")))
         #expect(after == Data(repeating: 0x5A, count: 16384))

@@ -236,7 +236,7 @@ struct PageStructureCheckTests {
         var map = LMDBPageMap(Self.original)
         let mainRoot = Int(map.u64(map.mainRecordOffset + 40))
         map.setU16(map.pageOffset(mainRoot) + 10, 0x01)
-        let error = #expect(throws: DatabaseError.self) { try Self.verifyProblems(map.bytes) }
+        let error = #expect(throws: StoreError.self) { try Self.verifyProblems(map.bytes) }
         #expect(error?.code == .corrupted)
         #expect(error?.operation == "open")
         #expect(error?.message == "data.mdb is damaged: page \(mainRoot) ((main), leaf): flags 0x1 do not mark a leaf page, which level 1 of 1 must be; LMDB would crash reading it, so it was not read: restore the database from a backup")
@@ -246,7 +246,7 @@ struct PageStructureCheckTests {
         var map = LMDBPageMap(Self.original)
         let metaRoot = try #require(map.pages(of: "_meta").first?.first)
         map.setU16(map.nodePointerSlot(metaRoot, 0), 5_000)
-        let error = #expect(throws: DatabaseError.self) { try Self.verifyProblems(map.bytes) }
+        let error = #expect(throws: StoreError.self) { try Self.verifyProblems(map.bytes) }
         #expect(error?.code == .corrupted)
         #expect(error?.message.hasPrefix("data.mdb is damaged: page \(metaRoot) (_meta, leaf): node 0 offset 5000 lies outside the page") == true, "\(String(describing: error))")
     }
@@ -254,7 +254,7 @@ struct PageStructureCheckTests {
     @Test func damagedMainRootInTheMetaPageIsRefusedAtOpen() throws {
         var map = LMDBPageMap(Self.original)
         map.setU64(map.mainRecordOffset + 40, UInt64(map.lastPage + 7))
-        let error = #expect(throws: DatabaseError.self) { try Self.verifyProblems(map.bytes) }
+        let error = #expect(throws: StoreError.self) { try Self.verifyProblems(map.bytes) }
         #expect(error?.code == .corrupted)
         #expect(error?.message.hasPrefix("data.mdb is damaged: database '(main)': its root page \(map.lastPage + 7) lies outside the snapshot's pages 2…\(map.lastPage)") == true, "\(String(describing: error))")
     }
@@ -268,7 +268,7 @@ struct PageStructureCheckTests {
         map.setU64(map.metaOffset + 144, transaction + 1_001)
         let other = 1 - live
         let otherTransaction = map.u64(other * 4_096 + 144)
-        let error = #expect(throws: DatabaseError.self) { try Self.verifyProblems(map.bytes) }
+        let error = #expect(throws: StoreError.self) { try Self.verifyProblems(map.bytes) }
         #expect(error?.code == .corrupted)
         #expect(error?.message.hasPrefix("data.mdb is damaged: meta page \(other): its transaction id is \(otherTransaction), but LMDB reads snapshot \(transaction + 1_001) from it") == true, "\(String(describing: error))")
     }
@@ -282,12 +282,12 @@ struct PageStructureCheckTests {
         defer { dir.remove() }
         let path = try Self.install(map.bytes, in: dir)
         // Every write transaction reads the free list: a writable open is refused.
-        let error = #expect(throws: DatabaseError.self) { try Store.open(at: path, collections: [Post.self, Member.self]) }
+        let error = #expect(throws: StoreError.self) { try Store.open(at: path, collections: [Post.self, Member.self]) }
         #expect(error?.code == .corrupted)
         #expect(error?.message.hasPrefix("data.mdb is damaged: page \(freeRoot) ((free list), ") == true, "\(String(describing: error))")
         // A read-only store never reads it: it opens, and verify reports the damage.
         var configuration = StoreConfiguration()
-        configuration.environment.readOnly = true
+        configuration.readOnly = true
         let store = try Store.open(at: path, configuration: configuration, collections: [Post.self, Member.self])
         defer { store.close() }
         let problems = try store.verify().problems
@@ -390,7 +390,7 @@ struct PageStructureCheckTests {
                     if kind == 0, structural.contains(page) { structuralNoticed += 1 }
                     #expect(report.problems.allSatisfy { !$0.isEmpty })
                 }
-            } catch let error as DatabaseError {
+            } catch let error as StoreError {
                 refused += 1
                 if kind == 0, structural.contains(page) { structuralNoticed += 1 }
                 #expect(!error.message.isEmpty)

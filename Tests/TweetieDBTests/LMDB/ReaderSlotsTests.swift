@@ -72,7 +72,7 @@ struct ReaderSlotsTests {
         defer { env.close() }
         let readers = HeldReaders(4) { hold in try env.read { _ in hold() } }
         #expect(readers.failures.isEmpty)
-        let error = #expect(throws: DatabaseError.self) { try env.read { _ in } }
+        let error = #expect(throws: StoreError.self) { try env.read { _ in } }
         #expect(error?.code == .readersFull)
         #expect(error?.message.contains("all 4 reader slots are in use") == true, "\(String(describing: error))")
         #expect(error?.message.contains("Configuration.maxReaders") == true)

@@ -80,7 +80,7 @@ struct ReentrantItem: Record, Identifiable, Hashable {
                 do {
                     try store.write { _ in }
                     outcome = "wrote"
-                } catch let error as DatabaseError {
+                } catch let error as StoreError {
                     outcome = "\(error.code)"
                 }
             } else {
@@ -125,7 +125,7 @@ enum BatchFailure: String, CaseIterable, Sendable {
     /// A record whose `encode(to:)` throws.
     case encodingFails
 
-    var code: DatabaseError.Code {
+    var code: StoreError.Code {
         switch self {
         case .oversizedIndexEntry: .invalidArgument
         case .encodingFails: .encodingFailed
@@ -415,7 +415,7 @@ struct BatchWriteTests {
         let extra = [BatchItem.make(7_001), .make(7_002), .make(7_003)]
         let single = BatchItem.make(20_000)
         let changes = try store.write { tx in
-            let error = #expect(throws: DatabaseError.self) { try tx.add(contentsOf: batch) }
+            let error = #expect(throws: StoreError.self) { try tx.add(contentsOf: batch) }
             #expect(error?.code == failure.code, "\(String(describing: error))")
             // Already consistent inside the transaction: the records before k, with their entries.
             var inside = model
@@ -450,7 +450,7 @@ struct BatchWriteTests {
 
         var batch = shape.order.arrange((1...shape.size).map { BatchItem.make($0) }, seed: 5)
         batch[shape.failingPosition] = failingRecord(failure, batch: batch, stored: stored)
-        let error = #expect(throws: DatabaseError.self) {
+        let error = #expect(throws: StoreError.self) {
             try store.write { tx in
                 try tx.add(BatchItem.make(5_555))
                 try tx.add(contentsOf: batch)
@@ -544,7 +544,7 @@ struct BatchWriteTests {
         // catch tries to write its held-back entries into it (which fails too), and the caller
         // swallows whatever comes out. The environment must still retry the whole body, bigger.
         var configuration = StoreConfiguration()
-        configuration.environment.mapSize = 1 << 20
+        configuration.mapSize = 1 << 20
         let store = try Store.temporary(collections: [BatchItem.self], configuration: configuration)
         defer { store.close() }
         let batch = BatchOrder.shuffled.arrange((1...4_000).map { BatchItem.make($0, payload: String(repeating: "x", count: 200)) }, seed: 13)

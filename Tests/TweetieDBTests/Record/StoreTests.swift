@@ -35,7 +35,7 @@ struct StoreTests {
         defer { store.close() }
         try store.write { tx in try tx.add(post(1)) }
         // .error: an existing key fails the whole transaction.
-        let error = #expect(throws: DatabaseError.self) {
+        let error = #expect(throws: StoreError.self) {
             try store.write { tx in
                 try tx.add(post(2))
                 try tx.add(post(1, text: "changed"))
@@ -105,7 +105,7 @@ struct StoreTests {
         let store = try Store.temporary(collections: [Member.self])
         defer { store.close() }
         try store.write { tx in try tx.add(Member(id: "a", handle: "ash", name: "Ash")) }
-        let error = #expect(throws: DatabaseError.self) {
+        let error = #expect(throws: StoreError.self) {
             try store.write { tx in
                 try tx.add(Member(id: "b", handle: "bee", name: "Bee"))
                 try tx.add(Member(id: "c", handle: "ash", name: "Copy"))
@@ -157,7 +157,7 @@ struct StoreTests {
         let members = try store.read { try $0.fetch(Query<Member>().filter(primaryKeyPrefix: "ash")) }
         #expect(members.map(\.id) == ["ash", "ashfurrow"])
         // Unknown index: a clear error.
-        let error = #expect(throws: DatabaseError.self) { try store.read { try $0.fetch(Query<Post>().sorted(byIndex: "nope")) } }
+        let error = #expect(throws: StoreError.self) { try store.read { try $0.fetch(Query<Post>().sorted(byIndex: "nope")) } }
         #expect(error?.message.contains("no index named 'nope'") == true)
     }
 
@@ -190,7 +190,7 @@ struct StoreTests {
             env.close()
         }
         let before = try Data(contentsOf: URL(fileURLWithPath: dir.sub("data.mdb")))
-        let error = #expect(throws: DatabaseError.self) { try Store.open(at: dir.path, collections: [Post.self]) }
+        let error = #expect(throws: StoreError.self) { try Store.open(at: dir.path, collections: [Post.self]) }
         #expect(error?.code == .newerFormat)
         #expect(error?.message.contains("99") == true)
         let after = try Data(contentsOf: URL(fileURLWithPath: dir.sub("data.mdb")))
@@ -206,7 +206,7 @@ struct StoreTests {
             try env.write { tx in try tx.put(bytes("k"), bytes("v"), in: other) }
             env.close()
         }
-        let error = #expect(throws: DatabaseError.self) { try Store.open(at: dir.path, collections: [Post.self]) }
+        let error = #expect(throws: StoreError.self) { try Store.open(at: dir.path, collections: [Post.self]) }
         #expect(error?.code == .notADatabase)
     }
 
@@ -264,14 +264,14 @@ struct StoreTests {
             try context.writer.deleteAll(PostV3.self)
             throw Nope()
         }
-        let error = #expect(throws: DatabaseError.self) { try Store.open(at: dir.path, collections: [PostV3.self], migrations: [failing]) }
+        let error = #expect(throws: StoreError.self) { try Store.open(at: dir.path, collections: [PostV3.self], migrations: [failing]) }
         #expect(error?.code == .migrationFailed)
         let check = try Store.open(at: dir.path, collections: [PostV2.self])
         defer { check.close() }
         #expect(try check.read { try $0.count(PostV2.self) } == 5)
         // An older type on a newer collection is refused.
         check.close()
-        let older = #expect(throws: DatabaseError.self) { try Store.open(at: dir.path, collections: [Post.self]) }
+        let older = #expect(throws: StoreError.self) { try Store.open(at: dir.path, collections: [Post.self]) }
         #expect(older?.code == .newerFormat)
     }
 
@@ -287,11 +287,11 @@ struct StoreTests {
     @Test func unregisteredTypeAndBadCollectionNamesAreClearErrors() throws {
         let store = try Store.temporary(collections: [Post.self])
         defer { store.close() }
-        let error = #expect(throws: DatabaseError.self) { try store.write { tx in try tx.add(Member(id: "a", handle: "a", name: "a")) } }
+        let error = #expect(throws: StoreError.self) { try store.write { tx in try tx.add(Member(id: "a", handle: "a", name: "a")) } }
         #expect(error?.message.contains("not registered") == true)
         struct Bad: Record, Identifiable { static let collectionName = "_secret"; var id: Int64 }
-        #expect(throws: DatabaseError.self) { try Store.temporary(collections: [Bad.self]) }
-        #expect(throws: DatabaseError.self) { try Store.temporary(collections: [Post.self, Post.self]) }
+        #expect(throws: StoreError.self) { try Store.temporary(collections: [Bad.self]) }
+        #expect(throws: StoreError.self) { try Store.temporary(collections: [Post.self, Post.self]) }
     }
 
     @Test func asyncWritesFromManyTasksAllLandAndAreLogged() async throws {

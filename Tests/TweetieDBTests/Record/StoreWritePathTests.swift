@@ -67,8 +67,8 @@ struct StoreWritePathTests {
         try store.write { tx in try tx.add(Member(id: "a", handle: "ann", name: "Ann")) }
         // The caller catches the unique violation and commits the rest of the transaction.
         try store.write { tx in
-            #expect(throws: DatabaseError.self) { try tx.add(Member(id: "b", handle: "ann", name: "Bob")) }
-            #expect(throws: DatabaseError.self) { try tx.add(Member(id: "a", handle: "x", name: "Ann again"), update: .error) }
+            #expect(throws: StoreError.self) { try tx.add(Member(id: "b", handle: "ann", name: "Bob")) }
+            #expect(throws: StoreError.self) { try tx.add(Member(id: "a", handle: "x", name: "Ann again"), update: .error) }
             try tx.add(Member(id: "c", handle: "cat", name: "Cat"))
         }
         #expect(try store.read { try $0.contains(Member.self, key: "b") } == false)
@@ -149,7 +149,7 @@ struct StoreWritePathTests {
         // MDB_MAP_FULL in the middle of the puts: the transaction is aborted, the map grown and the
         // body run again in a new transaction, whose puts must open new cursors.
         var configuration = StoreConfiguration()
-        configuration.environment.mapSize = 1 << 20
+        configuration.mapSize = 1 << 20
         let store = try Store.temporary(collections: [Post.self], configuration: configuration)
         defer { store.close() }
         let epoch = Date(timeIntervalSinceReferenceDate: 0)

@@ -7,8 +7,8 @@ import Testing
 struct WriteRerunTests {
     @Test func aBodyForcedThroughMapGrowthRunsAgainFromAFreshTransactionAndCommitsOnce() throws {
         var configuration = StoreConfiguration()
-        configuration.environment.mapSize = 1 << 20
-        configuration.environment.durability = .noSync
+        configuration.mapSize = 1 << 20
+        configuration.durability = .noSync
         let store = try Store.temporary(collections: [Post.self], configuration: configuration)
         defer { store.close() }
         let epoch = Date(timeIntervalSince1970: 0)

@@ -121,7 +121,8 @@ struct TwitterJSONTests {
         let data = try JSONEncoder().encode(tweet)
         let object = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
         #expect(Set(object.keys) == ["id", "text", "name", "username", "authorId", "created", "imageURL",
-                                     "retweetCount", "favoriteCount", "inReplyToId", "isRetweet", "lang", "lists"])
+                                     "retweetCount", "favoriteCount", "inReplyToId", "isRetweet", "lang", "lists",
+                                     "idStr", "authorIdStr", "inReplyToIdStr"])
         #expect(try JSONDecoder().decode(Tweet.self, from: data) == tweet)
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import TweetieSync
 
 /// A read benchmark on the stored tweets: the first page of the timeline, a full decoded scan
 /// in timeline order, and the structural page check that ``Store/verify()`` runs first.
@@ -7,32 +8,32 @@ import Foundation
 /// let result = try ReadBenchmark(rounds: 20).run(on: store)
 /// print(result.scanRecordsPerSecond)
 /// ```
-public struct ReadBenchmark: Sendable {
+struct ReadBenchmark: Sendable {
     /// How many times each measurement is repeated (the best is kept for the scan, the median for
     /// the first page).
-    public var rounds: Int
+    var rounds: Int
 
     /// A benchmark repeating each measurement `rounds` times.
     ///
     /// ```swift
     /// let benchmark = ReadBenchmark(rounds: 5)
     /// ```
-    public init(rounds: Int = 5) { self.rounds = max(1, rounds) }
+    init(rounds: Int = 5) { self.rounds = max(1, rounds) }
 
     /// What the run measured.
-    public struct Result: Sendable, Hashable, Codable {
+    struct Result: Sendable, Hashable, Codable {
         /// Tweets scanned.
-        public var records: Int
+        var records: Int
         /// Median time to fetch the first 50 rows of the timeline, in seconds.
-        public var firstPageSeconds: Double
+        var firstPageSeconds: Double
         /// Best time to fetch and decode every tweet in timeline order, in seconds.
-        public var scanSeconds: Double
+        var scanSeconds: Double
         /// Records per second of the best scan.
-        public var scanRecordsPerSecond: Double
+        var scanRecordsPerSecond: Double
         /// Pages whose structure the page check validated (``Store/checkPageStructure()``).
-        public var pagesChecked: Int
+        var pagesChecked: Int
         /// Best time of the page check over the whole file, in seconds.
-        public var pageCheckSeconds: Double
+        var pageCheckSeconds: Double
     }
 
     /// Runs the benchmark.
@@ -40,7 +41,7 @@ public struct ReadBenchmark: Sendable {
     /// ```swift
     /// let result = try ReadBenchmark().run(on: store)
     /// ```
-    public func run(on store: Store) throws -> Result {
+    func run(on store: Store) throws -> Result {
         func time(_ body: () throws -> Void) rethrows -> Double {
             let start = DispatchTime.now().uptimeNanoseconds
             try body()

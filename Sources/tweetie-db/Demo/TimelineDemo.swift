@@ -1,12 +1,13 @@
 import Foundation
 import Synchronization
+import TweetieSync
 
 /// What ``TimelineDemo`` reports while it runs.
 ///
 /// ```swift
 /// for await event in demo.events { if case .update(let u) = event { print(u.counts) } }
 /// ```
-public enum TimelineDemoEvent: Sendable {
+enum TimelineDemoEvent: Sendable {
     /// The view model delivered sections; the changeset was applied to the previous sections.
     case update(TimelineDemoUpdate)
     /// The fetcher finished a tick.
@@ -20,21 +21,21 @@ public enum TimelineDemoEvent: Sendable {
 /// ```swift
 /// print(update.inserted, update.appliedExactly)
 /// ```
-public struct TimelineDemoUpdate: Sendable {
+struct TimelineDemoUpdate: Sendable {
     /// The sections after the update.
-    public var sections: [TimelineSection]
+    var sections: [TimelineSection]
     /// The changeset that produced them (empty for an initial element).
-    public var changeset: SectionedChangeset
+    var changeset: SectionedChangeset
     /// Whether this is a fresh start (first element or after falling behind).
-    public var isInitial: Bool
+    var isInitial: Bool
     /// The change-log sequence.
-    public var sequence: UInt64
+    var sequence: UInt64
     /// Whether applying `changeset` to the previous sections gave exactly `sections`.
-    public var appliedExactly: Bool
+    var appliedExactly: Bool
     /// Ids of rows inserted, modified and moved by this update.
-    public var insertedIds: Set<Int64>, modifiedIds: Set<Int64>, movedIds: Set<Int64>
+    var insertedIds: Set<Int64>, modifiedIds: Set<Int64>, movedIds: Set<Int64>
     /// The number of rows deleted by this update (including rows of deleted sections).
-    public var deletedCount: Int
+    var deletedCount: Int
 }
 
 /// The figures a demo run ends with.
@@ -42,23 +43,23 @@ public struct TimelineDemoUpdate: Sendable {
 /// ```swift
 /// print(summary.tweetsStored, summary.changesets)
 /// ```
-public struct TimelineDemoSummary: Sendable, Codable, Hashable {
+struct TimelineDemoSummary: Sendable, Codable, Hashable {
     /// Tweets in the store at the end.
-    public var tweetsStored = 0
+    var tweetsStored = 0
     /// Tweets of the demo's list at the end.
-    public var listTweets = 0
+    var listTweets = 0
     /// Write transactions that changed records during the run.
-    public var commits = 0
+    var commits = 0
     /// Changesets delivered to the view model's consumer (initial elements excluded).
-    public var changesets = 0
+    var changesets = 0
     /// Changesets that, applied to the previous sections, did not give the new ones (should be 0).
-    public var inexactChangesets = 0
+    var inexactChangesets = 0
     /// What the fetches stored, added up.
-    public var ingested = IngestReport()
+    var ingested = IngestReport()
     /// Rows inserted, modified, deleted and moved in the delivered changesets.
-    public var rowsInserted = 0, rowsModified = 0, rowsDeleted = 0, rowsMoved = 0
+    var rowsInserted = 0, rowsModified = 0, rowsDeleted = 0, rowsMoved = 0
     /// Fetch ticks run.
-    public var ticks = 0
+    var ticks = 0
 }
 
 /// The `tweetie-db demo` session: a ``ListTimelineViewModel`` fed by a source, ticking a fetcher
@@ -69,14 +70,14 @@ public struct TimelineDemoSummary: Sendable, Codable, Hashable {
 /// Task { for await event in demo.events { render(event) } }
 /// let summary = try await demo.run(ticks: 10, interval: .seconds(1))
 /// ```
-public final class TimelineDemo: Sendable {
+final class TimelineDemo: Sendable {
     /// The view model the demo runs.
-    public let viewModel: ListTimelineViewModel
+    let viewModel: ListTimelineViewModel
     private let simulated: SimulatedTwitterSource?
     private let clock: SharedDate
     private let continuation: AsyncStream<TimelineDemoEvent>.Continuation
     /// Everything the demo reports, in order; finishes when ``run(ticks:interval:)`` returns.
-    public let events: AsyncStream<TimelineDemoEvent>
+    let events: AsyncStream<TimelineDemoEvent>
     private let tally = Mutex(TimelineDemoSummary())
     private let lastDelivered = Mutex<UInt64>(0)
 
@@ -86,7 +87,7 @@ public final class TimelineDemo: Sendable {
     /// ```swift
     /// let demo = TimelineDemo(list: list, api: source, store: store)
     /// ```
-    public init(list: ListIdentifier, api: any TwitterAPI, store: Store, reachability: any Reachability = AlwaysReachable(), now: Date = Date()) {
+    init(list: ListIdentifier, api: any TwitterAPI, store: Store, reachability: any Reachability = AlwaysReachable(), now: Date = Date()) {
         let clock = SharedDate(now)
         self.clock = clock
         simulated = api as? SimulatedTwitterSource
@@ -102,7 +103,7 @@ public final class TimelineDemo: Sendable {
     /// ```swift
     /// let summary = try await demo.run(ticks: 5, interval: .zero)
     /// ```
-    public func run(ticks: Int, interval: Duration) async throws -> TimelineDemoSummary {
+    func run(ticks: Int, interval: Duration) async throws -> TimelineDemoSummary {
         let store = viewModel.store
         let startSequence = try await store.read { try $0.lastChangeSequence() }
         if let simulated {

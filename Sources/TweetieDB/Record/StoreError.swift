@@ -7,12 +7,12 @@ import Foundation
 ///
 /// ```swift
 /// do {
-///     try env.write { tx in try tx.put(Array(repeating: 1, count: 512), [], in: db) }
-/// } catch let error as DatabaseError where error.code == .badValueSize {
-///     print(error) // mdb_put on database 'tweets' (…): MDB_BAD_VALSIZE: Unsupported size of key/DB name/data, …
+///     try store.write { tx in try tx.add(member) }
+/// } catch let error as StoreError where error.code == .constraintViolation {
+///     print(error) // add on 'members#handle' in /tmp/db: unique index 'handle' already holds this value for …
 /// }
 /// ```
-public struct DatabaseError: Error, Sendable, Hashable, CustomStringConvertible {
+public struct StoreError: Error, Sendable, Hashable, CustomStringConvertible {
     /// What kind of failure this is.
     ///
     /// ```swift
@@ -122,7 +122,7 @@ public struct DatabaseError: Error, Sendable, Hashable, CustomStringConvertible 
     /// Creates an error.
     ///
     /// ```swift
-    /// throw DatabaseError(.invalidArgument, operation: "open", message: "the map size must be positive")
+    /// throw StoreError(.invalidArgument, operation: "open", message: "the map size must be positive")
     /// ```
     public init(_ code: Code, operation: String, database: String? = nil, path: String? = nil, message: String) {
         self.code = code
@@ -130,15 +130,6 @@ public struct DatabaseError: Error, Sendable, Hashable, CustomStringConvertible 
         self.database = database
         self.path = path
         self.message = message
-    }
-
-    init(lmdbCode: Int32, operation: String, database: String? = nil, path: String? = nil) {
-        let code = Code(lmdbCode: lmdbCode)
-        var message = LMDB.message(for: lmdbCode)
-        if case .system(let errno) = code {
-            message = "\(String(cString: strerror(errno))) (errno \(errno))"
-        }
-        self.init(code, operation: operation, database: database, path: path, message: message)
     }
 
     /// One sentence: operation, database, path, and the reason.
@@ -153,39 +144,10 @@ public struct DatabaseError: Error, Sendable, Hashable, CustomStringConvertible 
         return "\(where_): \(message)"
     }
 
-    func with(database: String? = nil, path: String? = nil) -> DatabaseError {
+    func with(database: String? = nil, path: String? = nil) -> StoreError {
         var copy = self
         if let database, copy.database == nil { copy.database = database }
         if let path, copy.path == nil { copy.path = path }
         return copy
-    }
-}
-
-extension DatabaseError.Code {
-    init(lmdbCode: Int32) {
-        switch lmdbCode {
-        case -30799: self = .keyExists
-        case -30798: self = .notFound
-        case -30797: self = .pageNotFound
-        case -30796: self = .corrupted
-        case -30795: self = .panic
-        case -30794: self = .versionMismatch
-        case -30793: self = .invalid
-        case -30792: self = .mapFull
-        case -30791: self = .databasesFull
-        case -30790: self = .readersFull
-        case -30789: self = .tlsFull
-        case -30788: self = .transactionFull
-        case -30787: self = .cursorFull
-        case -30786: self = .pageFull
-        case -30785: self = .mapResized
-        case -30784: self = .incompatible
-        case -30783: self = .badReaderSlot
-        case -30782: self = .badTransaction
-        case -30781: self = .badValueSize
-        case -30780: self = .badDatabaseHandle
-        case let code where code > 0: self = .system(code)
-        default: self = .other(lmdbCode)
-        }
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Histogram
+import TweetieSync
 
 /// A write benchmark on a store: tweet-shaped records with the real indexes, committed in batches,
 /// timing every commit.
@@ -8,32 +9,32 @@ import Histogram
 /// let result = try WriteBenchmark(records: 100_000, batch: 1_000).run(on: store)
 /// print(result.recordsPerSecond, result.latency.p99)
 /// ```
-public struct WriteBenchmark: Sendable {
+struct WriteBenchmark: Sendable {
     /// How many records to write.
     ///
     /// ```swift
     /// print(benchmark.records)
     /// ```
-    public var records: Int
+    var records: Int
     /// Records per write transaction.
     ///
     /// ```swift
     /// print(benchmark.batch)
     /// ```
-    public var batch: Int
+    var batch: Int
     /// The seed of the synthetic tweets.
     ///
     /// ```swift
     /// print(benchmark.seed)
     /// ```
-    public var seed: UInt64
+    var seed: UInt64
 
     /// A benchmark of `records` records in transactions of `batch`.
     ///
     /// ```swift
     /// let benchmark = WriteBenchmark(records: 10_000, batch: 1)
     /// ```
-    public init(records: Int, batch: Int, seed: UInt64 = 1) {
+    init(records: Int, batch: Int, seed: UInt64 = 1) {
         self.records = records
         self.batch = batch
         self.seed = seed
@@ -45,21 +46,21 @@ public struct WriteBenchmark: Sendable {
     /// ```swift
     /// print(result.latency.p50 * 1000, "ms")
     /// ```
-    public struct Latency: Sendable, Hashable, Codable {
+    struct Latency: Sendable, Hashable, Codable {
         /// The fastest commit.
-        public var min: Double
+        var min: Double
         /// The median.
-        public var p50: Double
+        var p50: Double
         /// The 90th percentile.
-        public var p90: Double
+        var p90: Double
         /// The 99th percentile.
-        public var p99: Double
+        var p99: Double
         /// The 99.9th percentile.
-        public var p999: Double
+        var p999: Double
         /// The slowest commit.
-        public var max: Double
+        var max: Double
         /// Commits measured.
-        public var count: Int
+        var count: Int
 
         /// The percentiles of `histogram` (nanoseconds); all zero when it is empty.
         init(_ histogram: Histogram<UInt64>) {
@@ -79,23 +80,23 @@ public struct WriteBenchmark: Sendable {
     /// ```swift
     /// print(result.commits, result.seconds)
     /// ```
-    public struct Result: Sendable, Hashable, Codable {
+    struct Result: Sendable, Hashable, Codable {
         /// Records written.
-        public var records: Int
+        var records: Int
         /// Records per transaction.
-        public var batch: Int
+        var batch: Int
         /// Transactions committed.
-        public var commits: Int
+        var commits: Int
         /// The store's durability.
-        public var durability: Durability
+        var durability: StoreConfiguration.Durability
         /// Wall-clock seconds for all commits (generation excluded).
-        public var seconds: Double
+        var seconds: Double
         /// Records per second.
-        public var recordsPerSecond: Double
+        var recordsPerSecond: Double
         /// Commits per second.
-        public var commitsPerSecond: Double
+        var commitsPerSecond: Double
         /// Per-commit latency percentiles.
-        public var latency: Latency
+        var latency: Latency
     }
 
     /// Runs the benchmark; `progress` is called after each commit with the records written so far.
@@ -103,7 +104,7 @@ public struct WriteBenchmark: Sendable {
     /// ```swift
     /// let result = try benchmark.run(on: store) { done in print(done) }
     /// ```
-    public func run(on store: Store, progress: ((Int) -> Void)? = nil) throws -> Result {
+    func run(on store: Store, progress: ((Int) -> Void)? = nil) throws -> Result {
         try measure(on: store, progress: progress).result
     }
 

@@ -1,10 +1,10 @@
-/// A snapshot of an environment's size and activity.
+/// A snapshot of the store's size and activity: its map, pages, last transaction and readers.
 ///
 /// ```swift
-/// let info = env.info()
+/// let info = store.info()
 /// print("\(info.usedBytes) of \(info.mapSize) bytes used")
 /// ```
-public struct EnvironmentInfo: Sendable, Hashable, Codable {
+public struct StoreInfo: Sendable, Hashable, Codable {
     /// The current size of the memory map in bytes.
     ///
     /// ```swift
@@ -36,7 +36,7 @@ public struct EnvironmentInfo: Sendable, Hashable, Codable {
     /// ```
     public var maxReaders: Int
     /// The number of reader slots held now, by all processes: live read transactions, plus stale
-    /// slots of dead processes until they are cleared (on open, by ``Environment/clearStaleReaders()``,
+    /// slots of dead processes until they are cleared (on open, by ``Store/clearStaleReaders()``,
     /// or when the slots run out). Counted with `mdb_reader_list`, not LMDB's `me_numreaders`,
     /// which is a high-water mark that never goes down.
     ///

@@ -1,5 +1,6 @@
 import Foundation
 import Histogram
+import TweetieSync
 
 extension WriteBenchmark {
     /// What ``run(rounds:configuration:into:compareRaw:progress:)`` measured over its rounds.
@@ -11,37 +12,37 @@ extension WriteBenchmark {
     /// let summary = try WriteBenchmark(records: 10_000, batch: 10_000).run(rounds: 5, configuration: StoreConfiguration())
     /// print(summary.minRecordsPerSecond, summary.recordsPerSecond, summary.maxRecordsPerSecond)
     /// ```
-    public struct Summary: Sendable, Hashable, Codable {
+    struct Summary: Sendable, Hashable, Codable {
         /// Records written in each round.
-        public var records: Int
+        var records: Int
         /// Records per transaction.
-        public var batch: Int
+        var batch: Int
         /// Transactions committed in each round.
-        public var commits: Int
+        var commits: Int
         /// The stores' durability.
-        public var durability: Durability
+        var durability: StoreConfiguration.Durability
         /// Measured rounds (the warm-up excluded).
-        public var rounds: Int
+        var rounds: Int
         /// Untimed rounds run first, into a fresh database of their own.
-        public var warmUpRounds: Int
+        var warmUpRounds: Int
         /// Commit seconds of the median round (nearest rank over the rounds' durations).
-        public var seconds: Double
+        var seconds: Double
         /// Records per second of the median round.
-        public var recordsPerSecond: Double
+        var recordsPerSecond: Double
         /// Records per second of the slowest round.
-        public var minRecordsPerSecond: Double
+        var minRecordsPerSecond: Double
         /// Records per second of the fastest round.
-        public var maxRecordsPerSecond: Double
+        var maxRecordsPerSecond: Double
         /// Records per second of each measured round, in the order they ran.
-        public var roundRecordsPerSecond: [Double]
+        var roundRecordsPerSecond: [Double]
         /// Records per second of the warm-up round: what one cold round in a fresh process gives.
-        public var warmUpRecordsPerSecond: Double
+        var warmUpRecordsPerSecond: Double
         /// Commits per second of the median round.
-        public var commitsPerSecond: Double
+        var commitsPerSecond: Double
         /// Commit latency percentiles over every commit of every measured round.
-        public var latency: Latency
+        var latency: Latency
         /// The raw-LMDB floor, when asked for.
-        public var raw: RawFloor?
+        var raw: RawFloor?
     }
 
     /// The floor: the same records' encoded bytes put with plain `mdb_put` under their primary
@@ -50,15 +51,15 @@ extension WriteBenchmark {
     /// ```swift
     /// if let raw = summary.raw { print(raw.ratio) }
     /// ```
-    public struct RawFloor: Sendable, Hashable, Codable {
+    struct RawFloor: Sendable, Hashable, Codable {
         /// Seconds of the median raw round (begin to commit).
-        public var seconds: Double
+        var seconds: Double
         /// Records per second of the median raw round.
-        public var recordsPerSecond: Double
+        var recordsPerSecond: Double
         /// Records per second of the slowest and fastest raw round.
-        public var minRecordsPerSecond: Double, maxRecordsPerSecond: Double
+        var minRecordsPerSecond: Double, maxRecordsPerSecond: Double
         /// The store's median rate over the raw median rate, as BenchCompare's suite 1 row.
-        public var ratio: Double
+        var ratio: Double
     }
 
     /// A moment of ``run(rounds:configuration:into:compareRaw:progress:)``, for a progress display.
@@ -66,11 +67,11 @@ extension WriteBenchmark {
     /// ```swift
     /// try benchmark.run(rounds: 3, configuration: configuration) { print($0.round, $0.written) }
     /// ```
-    public struct Progress: Sendable {
+    struct Progress: Sendable {
         /// The round (0 is the warm-up, then 1…rounds).
-        public var round: Int
+        var round: Int
         /// Records the store has committed in this round.
-        public var written: Int
+        var written: Int
     }
 
     /// Runs one untimed warm-up round, then `rounds` measured rounds, each into a fresh temporary
@@ -85,7 +86,7 @@ extension WriteBenchmark {
     /// ```swift
     /// let summary = try WriteBenchmark(records: 100_000, batch: 100_000).run(rounds: 5, configuration: configuration, compareRaw: true)
     /// ```
-    public func run(rounds: Int, configuration: StoreConfiguration, into existing: Store? = nil, compareRaw: Bool = false,
+    func run(rounds: Int, configuration: StoreConfiguration, into existing: Store? = nil, compareRaw: Bool = false,
                     progress: ((Progress) -> Void)? = nil) throws -> Summary {
         precondition(rounds > 0 && (existing == nil || rounds == 1), "rounds must be positive, and 1 with an existing store")
         var configuration = existing?.configuration ?? configuration

@@ -1,4 +1,4 @@
-/// The result of a structural check of `data.mdb`'s pages (``Environment/checkPageStructure()``):
+/// The result of a structural check of `data.mdb`'s pages (``Store/checkPageStructure()``):
 /// what was walked in one snapshot, and every page that LMDB could not safely read.
 ///
 /// LMDB trusts its page layout: a damaged B-tree page can crash the reading process. The check
@@ -7,7 +7,7 @@
 /// overflow runs, the free list, and the counters of every database.
 ///
 /// ```swift
-/// let report = try env.checkPageStructure()
+/// let report = try store.checkPageStructure()
 /// if !report.isSound { report.problems.forEach { print($0) } }
 /// ```
 public struct PageStructureReport: Sendable, Hashable, Codable {

@@ -1,28 +1,5 @@
-/// Reads available in every store transaction, read-only or read-write.
-///
-/// ```swift
-/// func newest(_ tx: some StoreReading) throws -> [Tweet] {
-///     try tx.fetch(Query<Tweet>().sorted(byIndex: "created").limit(10))
-/// }
-/// ```
-public protocol StoreReading {
-    /// The LMDB transaction underneath.
-    associatedtype Transaction: ReadableTransaction
-    /// The store.
-    ///
-    /// ```swift
-    /// print(tx.store.path)
-    /// ```
-    var store: Store { get }
-    /// The LMDB transaction underneath.
-    ///
-    /// ```swift
-    /// print(tx.transaction.id)
-    /// ```
-    var transaction: Transaction { get }
-}
-
-extension StoreReading {
+/// What every store transaction reads: records by key, counts, queries, the change log.
+extension StoreReader {
     /// The record with primary key `key`, or `nil`.
     ///
     /// ```swift
@@ -182,7 +159,7 @@ extension StoreReading {
             try transaction.forEach(in: plan.database, range: plan.range, reverse: plan.reverse) { _, value in
                 let key = Array(value)
                 guard let record = try get(R.self, encodedKey: key, descriptor: descriptor) else {
-                    throw DatabaseError(.corrupted, operation: "query", database: descriptor.name, path: store.path,
+                    throw StoreError(.corrupted, operation: "query", database: descriptor.name, path: store.path,
                                         message: "an index entry points to the missing record \(descriptor.describeKey(key)); run verify")
                 }
                 return try body(record, key)
