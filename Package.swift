@@ -123,7 +123,7 @@ let package = Package(
         ),
         .testTarget(
             name: "TweetieServeTests",
-            dependencies: ["TweetieServe", "TweetieSync", "TweetieDB", "tweetie-serve", "tweetie-db"]
+            dependencies: ["TweetieServe", "TweetieSync", "TweetieDB", "tweetie-serve", "tweetie-db", "TweetieTestSupport"]
         ),
     ],
     swiftLanguageModes: [.v6]

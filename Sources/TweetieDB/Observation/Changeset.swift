@@ -32,34 +32,14 @@
 /// ```
 public struct Changeset: Sendable, Hashable {
     /// Indices of removed rows in the OLD results, ascending.
-    ///
-    /// ```swift
-    /// print(Changeset(deletions: [0, 3]).deletions) // [0, 3]
-    /// ```
     public var deletions: [Int]
     /// Indices of added rows in the NEW results, ascending.
-    ///
-    /// ```swift
-    /// print(Changeset(insertions: [2]).insertions) // [2]
-    /// ```
     public var insertions: [Int]
     /// Modified rows that did not move, as indices in the OLD results, ascending.
-    ///
-    /// ```swift
-    /// print(Changeset(modificationsInOld: [1], modificationsInNew: [0]).modificationsInOld) // [1]
-    /// ```
     public var modificationsInOld: [Int]
     /// The same modified rows as indices in the NEW results, in the same order (so also ascending).
-    ///
-    /// ```swift
-    /// print(Changeset(modificationsInOld: [1], modificationsInNew: [0]).modificationsInNew) // [0]
-    /// ```
     public var modificationsInNew: [Int]
     /// Rows that changed their place relative to the unchanged rows, ascending by `from`.
-    ///
-    /// ```swift
-    /// print(Changeset(moves: [Move(from: 0, to: 2)]).moves.count) // 1
-    /// ```
     public var moves: [Move]
 
     /// Creates a changeset; every list defaults to empty.
@@ -82,10 +62,6 @@ public struct Changeset: Sendable, Hashable {
     }
 
     /// Whether the changeset changes nothing.
-    ///
-    /// ```swift
-    /// print(Changeset().isEmpty) // true
-    /// ```
     public var isEmpty: Bool {
         deletions.isEmpty && insertions.isEmpty && modificationsInOld.isEmpty && moves.isEmpty
     }

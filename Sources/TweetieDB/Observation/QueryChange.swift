@@ -8,16 +8,8 @@
 /// ```
 public struct QueryChange<R: Record>: Sendable {
     /// The results after the change.
-    ///
-    /// ```swift
-    /// print(change.results.count)
-    /// ```
     public let results: QueryResults<R>
     /// How to go from the previous element's results to ``results``; empty for an initial element.
-    ///
-    /// ```swift
-    /// print(change.changeset.insertions)
-    /// ```
     public let changeset: Changeset
     /// Whether this element starts from scratch: the first element, or a fresh start after the
     /// observer fell behind the change log's retention bound. Reload instead of animating.
@@ -27,9 +19,5 @@ public struct QueryChange<R: Record>: Sendable {
     /// ```
     public let isInitial: Bool
     /// The change-log sequence number the results reflect.
-    ///
-    /// ```swift
-    /// print(change.sequence)
-    /// ```
     public let sequence: UInt64
 }

@@ -20,10 +20,6 @@ public struct QueryResults<R: Record>: RandomAccessCollection, Sendable {
     /// ```
     public var startIndex: Int { 0 }
     /// One past the position of the last record (the count).
-    ///
-    /// ```swift
-    /// for i in results.startIndex..<results.endIndex { print(results[i]) }
-    /// ```
     public var endIndex: Int { tree.count }
 
     /// The record at `position`, in O(log n).

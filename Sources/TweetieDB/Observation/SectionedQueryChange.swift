@@ -8,16 +8,8 @@
 /// ```
 public struct SectionedQueryChange<S: Hashable & Comparable & Sendable, R: Record>: Sendable {
     /// The sectioned results after the change.
-    ///
-    /// ```swift
-    /// print(change.results.numberOfSections)
-    /// ```
     public let results: SectionedQueryResults<S, R>
     /// Section and row changes from the previous element; empty for an initial element.
-    ///
-    /// ```swift
-    /// print(change.changeset.sectionInsertions)
-    /// ```
     public let changeset: SectionedChangeset
     /// Whether this element starts from scratch (first element, or after falling behind the log).
     ///
@@ -26,9 +18,5 @@ public struct SectionedQueryChange<S: Hashable & Comparable & Sendable, R: Recor
     /// ```
     public let isInitial: Bool
     /// The change-log sequence number the results reflect.
-    ///
-    /// ```swift
-    /// print(change.sequence)
-    /// ```
     public let sequence: UInt64
 }

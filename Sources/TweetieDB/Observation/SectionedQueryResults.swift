@@ -38,24 +38,12 @@ public struct SectionedQueryResults<S: Hashable & Comparable & Sendable, R: Reco
     let base: SectionedResults<OrderedSection<S>, SectionedRowKey<S>, R>
 
     /// The number of sections.
-    ///
-    /// ```swift
-    /// print(results.numberOfSections)
-    /// ```
     public var numberOfSections: Int { base.numberOfSections }
 
     /// The number of rows of section `section`.
-    ///
-    /// ```swift
-    /// print(results.numberOfRows(inSection: 0))
-    /// ```
     public func numberOfRows(inSection section: Int) -> Int { base.numberOfRows(inSection: section) }
 
     /// The key of section `section`.
-    ///
-    /// ```swift
-    /// print(results.sectionKey(at: 0))
-    /// ```
     public func sectionKey(at section: Int) -> S { base.sectionKey(at: section).key }
 
     /// The record at `indexPath`.
@@ -83,9 +71,5 @@ public struct SectionedQueryResults<S: Hashable & Comparable & Sendable, R: Reco
     }
 
     /// The total number of rows.
-    ///
-    /// ```swift
-    /// print(results.rowCount)
-    /// ```
     public var rowCount: Int { base.rows.count }
 }
