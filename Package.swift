@@ -1,4 +1,5 @@
 // swift-tools-version: 6.1
+import CompilerPluginSupport
 import PackageDescription
 
 let package = Package(
@@ -15,6 +16,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.16.0"),
         // Commit-latency percentiles of `tweetie-db bench writes` (one file; it brings swift-numerics).
         .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift", from: "0.2.0"),
+        // `@Record` (a macro: SwiftSyntax, SwiftSyntaxMacros, SwiftCompilerPlugin and what they need).
+        .package(url: "https://github.com/swiftlang/swift-syntax", from: "603.0.0"),
     ],
     targets: [
         .systemLibrary(
@@ -24,7 +27,7 @@ let package = Package(
         ),
         .target(
             name: "TweetieDB",
-            dependencies: ["CLMDB"]
+            dependencies: ["CLMDB", "TweetieDBMacros"]
         ),
         .target(
             name: "TweetieSync",
@@ -71,6 +74,20 @@ let package = Package(
         .testTarget(
             name: "TweetieSyncTests",
             dependencies: ["TweetieSync", "TweetieDB", "TweetieFuzzing", .product(name: "Logging", package: "swift-log")]
+        ),
+        .macro(
+            name: "TweetieDBMacros",
+            dependencies: [
+                .product(name: "SwiftSyntaxMacros", package: "swift-syntax"),
+                .product(name: "SwiftCompilerPlugin", package: "swift-syntax"),
+            ]
+        ),
+        .testTarget(
+            name: "TweetieDBMacrosTests",
+            dependencies: [
+                "TweetieDBMacros",
+                .product(name: "SwiftSyntaxMacrosGenericTestSupport", package: "swift-syntax"),
+            ]
         ),
     ],
     swiftLanguageModes: [.v6]
