@@ -1,9 +1,13 @@
 import Foundation
+import TweetieDB
 
-/// One status (tweet) as the Tweetie app shows it in a timeline row.
+/// One status (tweet) as the Tweetie app shows it in a timeline row, stored in the `tweets`
+/// collection.
 ///
-/// The synthesized `Codable` conformance is the *storage* form: its keys are the property
-/// names. Twitter's JSON is decoded by ``TwitterJSON`` through separate internal types,
+/// `@Record` writes its storage form (the keys are the property names; the `Codable`
+/// conformance writes the same fields) and the fast codec. The strings one author's tweets all
+/// repeat (names, avatar URL, language, lists) are `@Interned`: in a scan, each distinct value is
+/// allocated once. Twitter's JSON is decoded by ``TwitterJSON`` through separate internal types,
 /// never through this conformance.
 ///
 /// ```swift
@@ -11,7 +15,20 @@ import Foundation
 ///                                   cursor: TimelineCursor())
 /// for tweet in page.tweets { print("@\(tweet.username): \(tweet.text)") }
 /// ```
+@Record(collection: "tweets")
 public struct Tweet: Codable, Sendable, Hashable, Identifiable {
+    /// Two indexes: `created` (newest first) for timelines, and `author` (username, then newest
+    /// first) for a person's timeline.
+    ///
+    /// ```swift
+    /// Query<Tweet>().sorted(byIndex: "created").limit(50)
+    /// Query<Tweet>().filter(index: "author", equals: "icanzilb").sorted(byIndex: "author")
+    /// ```
+    public static let indexes: [Index<Tweet>] = [
+        Index("created", order: .descending) { $0.created },
+        Index("author") { $0.username.lowercased() }.then(order: .descending) { $0.created },
+    ]
+
     /// The status id (Twitter's `id`, checked against `id_str`).
     ///
     /// ```swift
@@ -29,13 +46,13 @@ public struct Tweet: Codable, Sendable, Hashable, Identifiable {
     /// ```swift
     /// let title = tweet.name   // "Marin Todorov"
     /// ```
-    public var name: String
+    @Interned public var name: String
     /// The author's handle without `@` (`user.screen_name`).
     ///
     /// ```swift
     /// let handle = "@" + tweet.username
     /// ```
-    public var username: String
+    @Interned public var username: String
     /// The author's user id (`user.id`).
     ///
     /// ```swift
@@ -53,7 +70,7 @@ public struct Tweet: Codable, Sendable, Hashable, Identifiable {
     /// ```swift
     /// let avatar = URL(string: tweet.imageURL)
     /// ```
-    public var imageURL: String
+    @Interned public var imageURL: String
     /// How often the status was retweeted (`retweet_count`).
     ///
     /// ```swift
@@ -83,15 +100,16 @@ public struct Tweet: Codable, Sendable, Hashable, Identifiable {
     /// ```swift
     /// let english = tweets.filter { $0.lang == "en" }
     /// ```
-    public var lang: String?
+    @Interned public var lang: String?
 
     /// The lists (`owner/slug`, see ``ListIdentifier/key``) whose timelines included this tweet;
-    /// recorded by the fetcher, sorted. Records stored before this field existed decode with `[]`.
+    /// recorded by the fetcher, sorted. Records stored before this field existed decode with `[]`
+    /// (its default value).
     ///
     /// ```swift
     /// let inRxSwift = tweet.lists.contains("icanzilb/RxSwift")
     /// ```
-    public var lists: [String]
+    @Interned public var lists: [String] = []
 
     /// Creates a tweet from its fields.
     ///
@@ -118,31 +136,5 @@ public struct Tweet: Codable, Sendable, Hashable, Identifiable {
         self.isRetweet = isRetweet
         self.lang = lang
         self.lists = lists
-    }
-
-    private enum CodingKeys: String, CodingKey {
-        case id, text, name, username, authorId, created, imageURL, retweetCount, favoriteCount, inReplyToId, isRetweet, lang, lists
-    }
-
-    /// Decodes the storage form; `lists`, added later, defaults to `[]`.
-    ///
-    /// ```swift
-    /// let tweet = try RecordJSON.decoder().decode(Tweet.self, from: data)
-    /// ```
-    public init(from decoder: any Decoder) throws {
-        let c = try decoder.container(keyedBy: CodingKeys.self)
-        id = try c.decode(Int64.self, forKey: .id)
-        text = try c.decode(String.self, forKey: .text)
-        name = try c.decode(String.self, forKey: .name)
-        username = try c.decode(String.self, forKey: .username)
-        authorId = try c.decode(Int64.self, forKey: .authorId)
-        created = try c.decode(Date.self, forKey: .created)
-        imageURL = try c.decode(String.self, forKey: .imageURL)
-        retweetCount = try c.decode(Int.self, forKey: .retweetCount)
-        favoriteCount = try c.decode(Int.self, forKey: .favoriteCount)
-        inReplyToId = try c.decodeIfPresent(Int64.self, forKey: .inReplyToId)
-        isRetweet = try c.decode(Bool.self, forKey: .isRetweet)
-        lang = try c.decodeIfPresent(String.self, forKey: .lang)
-        lists = try c.decodeIfPresent([String].self, forKey: .lists) ?? []
     }
 }

@@ -1,15 +1,28 @@
 import Foundation
+import TweetieDB
 
-/// A Twitter account, as listed among a list's members.
+/// A Twitter account, as listed among a list's members, stored in the `users` collection.
 ///
-/// The synthesized `Codable` conformance is the *storage* form (keys are the property
-/// names); Twitter's JSON is decoded by ``TwitterJSON`` through internal types.
+/// `@Record` writes its storage form (keys are the property names; the `Codable` conformance
+/// writes the same fields) and the fast codec; the strings many records repeat are `@Interned`.
+/// Twitter's JSON is decoded by ``TwitterJSON`` through internal types.
 ///
 /// ```swift
 /// let members = try await api.members(of: ListIdentifier(username: "icanzilb", slug: "RxSwift"))
 /// for user in members.users { print(user.name, "@" + user.username) }
 /// ```
+@Record(collection: "users")
 public struct User: Codable, Sendable, Hashable, Identifiable {
+    /// One index: `username`, case-insensitive. Not unique: a screen name can pass from one
+    /// account to another over time.
+    ///
+    /// ```swift
+    /// Query<User>().filter(index: "username", equals: "icanzilb")
+    /// ```
+    public static let indexes: [Index<User>] = [
+        Index("username") { $0.username.lowercased() },
+    ]
+
     /// The user id (Twitter's `id`, checked against `id_str`).
     ///
     /// ```swift
@@ -21,13 +34,13 @@ public struct User: Codable, Sendable, Hashable, Identifiable {
     /// ```swift
     /// cell.title = user.name
     /// ```
-    public var name: String
+    @Interned public var name: String
     /// The handle without `@` (`screen_name`).
     ///
     /// ```swift
     /// let timeline = try await api.timeline(of: user.username, cursor: TimelineCursor())
     /// ```
-    public var username: String
+    @Interned public var username: String
     /// The profile text (`description`; `""` when absent).
     ///
     /// ```swift
@@ -39,21 +52,21 @@ public struct User: Codable, Sendable, Hashable, Identifiable {
     /// ```swift
     /// if !user.url.isEmpty { openLink(user.url) }
     /// ```
-    public var url: String
+    @Interned public var url: String
     /// The avatar URL (`profile_image_url_https`).
     ///
     /// ```swift
     /// let avatar = URL(string: user.imageURL)
     /// ```
-    public var imageURL: String
+    @Interned public var imageURL: String
 
     /// The lists (`owner/slug`) this user was fetched as a member of; sorted. Decodes as `[]`
-    /// from records stored before the field existed.
+    /// from records stored before the field existed (its default value).
     ///
     /// ```swift
     /// let member = user.lists.contains("icanzilb/RxSwift")
     /// ```
-    public var lists: [String]
+    @Interned public var lists: [String] = []
 
     /// Creates a user from its fields.
     ///
@@ -69,25 +82,5 @@ public struct User: Codable, Sendable, Hashable, Identifiable {
         self.url = url
         self.imageURL = imageURL
         self.lists = lists
-    }
-
-    private enum CodingKeys: String, CodingKey {
-        case id, name, username, about, url, imageURL, lists
-    }
-
-    /// Decodes the storage form; `lists`, added later, defaults to `[]`.
-    ///
-    /// ```swift
-    /// let user = try RecordJSON.decoder().decode(User.self, from: data)
-    /// ```
-    public init(from decoder: any Decoder) throws {
-        let c = try decoder.container(keyedBy: CodingKeys.self)
-        id = try c.decode(Int64.self, forKey: .id)
-        name = try c.decode(String.self, forKey: .name)
-        username = try c.decode(String.self, forKey: .username)
-        about = try c.decode(String.self, forKey: .about)
-        url = try c.decode(String.self, forKey: .url)
-        imageURL = try c.decode(String.self, forKey: .imageURL)
-        lists = try c.decodeIfPresent([String].self, forKey: .lists) ?? []
     }
 }
