@@ -79,7 +79,7 @@ def test_the_page_follows_syncs_and_deletes(driver, served):
     rows = [row["id"] for s in sections for row in s["rows"]]
     for victim in (lonely[:1] or rows[-1:]) + [rows[0], rows[len(rows) // 2]]:
         if victim in [row["id"] for s in served.feed("list") for row in s["rows"]]:
-            served.cli("tweets", "delete", victim)
+            served.cli("tweets", "delete", "--force", victim)
             wait_until_shown(driver, served.feed("list"), context=f"after deleting {victim}")
     assert_clean(driver)
     served.sync(10)
@@ -137,7 +137,7 @@ def test_soak_self_check_with_a_sync_every_second(driver, served):
         if syncs % 10 == 0:
             rows = [row["id"] for s in served.feed("list") for row in s["rows"]]
             if rows:
-                served.cli("tweets", "delete", rng.choice(rows))
+                served.cli("tweets", "delete", "--force", rng.choice(rows))
                 deletes += 1
         elapsed = time.monotonic() - tick
         if elapsed > 1:
