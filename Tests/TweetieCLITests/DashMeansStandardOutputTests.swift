@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TweetieTestSupport
 
 /// Issue 20, point 4: `-` names standard output wherever a command writes a file.
 @Suite("tweetie-db: - is standard output")
@@ -10,7 +11,7 @@ struct DashMeansStandardOutputTests {
     }
 
     /// Runs `body` with a seeded database and an empty working directory, removed afterwards.
-    static func withDatabaseAndDirectory(_ body: (TemporaryDatabase, String) throws -> Void) throws {
+    static func withDatabaseAndDirectory(_ body: (TemporaryDirectory, String) throws -> Void) throws {
         let db = try StoreCommandsTests.seeded(50)
         defer { db.remove() }
         let directory = db.path + "-cwd"

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TweetieTestSupport
 import TweetieSync
 
 /// Issue 20, point 2: `import --mode replace` and `tweets delete` ask on a terminal, need
@@ -8,7 +9,7 @@ import TweetieSync
 struct DestructiveCommandsTests {
     static let headerOnly = #"{"collections":[],"format":"tweetie-db-export","version":1}"# + "\n"
 
-    static func tweetCount(_ db: TemporaryDatabase) throws -> Int {
+    static func tweetCount(_ db: TemporaryDirectory) throws -> Int {
         let stats = try CLI.run(["stats", "--db", db.path, "--format", "json"])
         return try RecordJSON.decoder().decode(StoreStatistics.self, from: stats.stdout).collections.first { $0.name == "tweets" }?.records ?? -1
     }
@@ -48,7 +49,7 @@ struct DestructiveCommandsTests {
         #expect(delete.status == 0 && delete.output.contains("would delete 2 tweets") && delete.output.contains("ids 1, 3"), "\(delete.output)")
         #expect(try CLI.run(["export", "--db", db.path]).stdout == export)
         // Into a path with no database: everything is new, and nothing is created.
-        let fresh = TemporaryDatabase()
+        let fresh = TemporaryDirectory.database()
         let intoNothing = try CLI.run(["import", "-", "--dry-run", "--db", fresh.path], stdin: file)
         #expect(intoNothing.output == "tweets: 15 added, 0 replaced, 0 deleted\n", "\(intoNothing.output) \(intoNothing.stderr)")
         #expect(!FileManager.default.fileExists(atPath: fresh.path))

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TweetieTestSupport
 
 /// `feed --once` and `feed --follow` print exactly the bytes of `Tests/Fixtures/Feed/*.ndjson`, for
 /// every feed (list, person, people), sectioning (day, none) and moves (on, off), on a database
@@ -101,7 +102,7 @@ struct FeedGoldenTests {
     }
 
     @Test func onceAndFollowPrintTheGoldenBytes() throws {
-        let db = TemporaryDatabase()
+        let db = TemporaryDirectory.database()
         defer { db.remove() }
         #expect(try CLI.run(["sync", "--simulated", "--seed", "5", "--ticks", "2", "--db", db.path]).status == 0)
         let export = try CLI.run(["export", "--db", db.path])
@@ -121,7 +122,8 @@ struct FeedGoldenTests {
         defer { for follower in followers { follower.stop() } }
         var transcripts = try followers.map { [try #require(try $0.nextLine(timeout: 60), "a snapshot")] }
 
-        let folder = try TemporaryFolder()
+        let folder = TemporaryDirectory("feed-golden")
+        defer { folder.remove() }
         for (index, step) in steps.enumerated() {
             var commit = step
             if case .unseen(let inner) = step { commit = inner }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TweetieTestSupport
 @testable import TweetieSync
 
 /// `feed --follow --after N` resumes a renderer that applied every message up to sequence N
@@ -7,7 +8,7 @@ import Testing
 @Suite("tweetie-db feed --after")
 struct FeedResumeCLITests {
     @Test func aRendererBehindAChangeOfItsFeedGetsAResetSnapshotThenTheChanges() throws {
-        let db = TemporaryDatabase()
+        let db = TemporaryDirectory.database()
         defer { db.remove() }
         #expect(try CLI.run(["sync", "--simulated", "--seed", "5", "--ticks", "2", "--db", db.path]).status == 0)
         let last = try FeedSpecTests.lastSequence(db)

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TweetieTestSupport
 import TweetieSync
 
 /// Issue 20, point 1: ids above 2^53 survive JSON readers that hold numbers as doubles: every
@@ -16,8 +17,8 @@ struct StringIDTwinsCLITests {
         return Data([header, tweet, user].joined(separator: "\n").utf8 + [0x0A])
     }
 
-    static func database(_ export: Data = oldExport()) throws -> TemporaryDatabase {
-        let db = TemporaryDatabase()
+    static func database(_ export: Data = oldExport()) throws -> TemporaryDirectory {
+        let db = TemporaryDirectory.database()
         let imported = try CLI.run(["import", "-", "--db", db.path], stdin: export)
         #expect(imported.status == 0, "\(imported.stderr)")
         return db

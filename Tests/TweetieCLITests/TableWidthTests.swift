@@ -1,12 +1,13 @@
 import Foundation
 import Testing
+import TweetieTestSupport
 
 /// Issue 20, point 3: tables pad and cut by display width — grapheme clusters, East Asian wide
 /// characters and emoji take two columns — with `…` where cut, and numbers right-aligned.
 @Suite("tweetie-db: tables by display width")
 struct TableWidthTests {
     /// A database holding three users with wide and multi-scalar names.
-    static func database() throws -> TemporaryDatabase {
+    static func database() throws -> TemporaryDirectory {
         let users = [
             (7, "jonas", "Jonas 👨‍💻 Becker", "Swift ab👨‍💻 and more"),
             (12345, "watanabe", "渡辺健二", "東京"),
@@ -16,7 +17,7 @@ struct TableWidthTests {
         for (id, username, name, about) in users {
             lines.append(#"{"collection":"users","record":{"about":"\#(about)","id":\#(id),"imageURL":"","lists":[],"name":"\#(name)","url":"","username":"\#(username)"}}"#)
         }
-        let db = TemporaryDatabase()
+        let db = TemporaryDirectory.database()
         let imported = try CLI.run(["import", "-", "--db", db.path], stdin: Data((lines.joined(separator: "\n") + "\n").utf8))
         #expect(imported.status == 0, "\(imported.stderr)")
         return db
