@@ -83,7 +83,7 @@ let benchmarks: @Sendable () -> Void = {
             nextID.value = Int64(preload + 1)
         } teardown: { target.value?.close() }
     }
-    for durability in Durability.allCases {
+    for durability in StoreConfiguration.Durability.allCases {
         smallCommitBenchmark("Small commit/TweetieDB .\(durability.rawValue)") {
             let fixture = try TweetieFixture(durability: durability)
             try fixture.fill(count: preload)
