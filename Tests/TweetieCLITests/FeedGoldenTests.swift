@@ -60,6 +60,8 @@ struct FeedGoldenTests {
     static func steps(records: [Int64: [String: Any]]) throws -> [Step] {
         func record(_ id: Int64, _ change: (inout [String: Any]) -> Void) throws -> [String: Any] {
             var record = try #require(records[id], "record \(id) in the simulated database")
+            // The export's string twin of the id would disagree with a changed id: import reads either.
+            record["idStr"] = nil
             change(&record)
             return record
         }
@@ -138,7 +140,7 @@ struct FeedGoldenTests {
                 let result = try CLI.run(["import", file.path, "--db", db.path])
                 #expect(result.status == 0, "\(result.stderr)")
             case .deleting(let ids):
-                #expect(try CLI.run(["tweets", "delete"] + ids.map { String($0) } + ["--db", db.path]).status == 0)
+                #expect(try CLI.run(["tweets", "delete", "--force"] + ids.map { String($0) } + ["--db", db.path]).status == 0)
             case .unseen:
                 Issue.record("an unseen step wraps a commit")
             }
