@@ -60,6 +60,8 @@ struct FeedGoldenTests {
     static func steps(records: [Int64: [String: Any]]) throws -> [Step] {
         func record(_ id: Int64, _ change: (inout [String: Any]) -> Void) throws -> [String: Any] {
             var record = try #require(records[id], "record \(id) in the simulated database")
+            // The export's string twin of the id would disagree with a changed id: import reads either.
+            record["idStr"] = nil
             change(&record)
             return record
         }
