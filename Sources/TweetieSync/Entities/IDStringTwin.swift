@@ -71,7 +71,7 @@ enum IDStringTwin {
 }
 
 extension Tweet {
-    /// Writes the JSON form: the storage fields, each id with its string twin (``IDStringTwin``).
+    /// Writes the JSON form: the storage fields, each id with its string twin (`IDStringTwin`).
     ///
     /// ```swift
     /// let json = try RecordJSON.encoder().encode(tweet)
@@ -95,7 +95,7 @@ extension Tweet {
 }
 
 extension User {
-    /// Writes the JSON form: the storage fields, the id with its string twin (``IDStringTwin``).
+    /// Writes the JSON form: the storage fields, the id with its string twin (`IDStringTwin`).
     ///
     /// ```swift
     /// let json = try RecordJSON.encoder().encode(user)

@@ -3,7 +3,7 @@ import Foundation
 /// One status (tweet) as the Tweetie app shows it in a timeline row.
 ///
 /// The `Codable` conformance is the record JSON form: its keys are the property names, and each
-/// id also has a string twin (`idStr`, `authorIdStr`, `inReplyToIdStr`; see ``IDStringTwin``).
+/// id also has a string twin (`idStr`, `authorIdStr`, `inReplyToIdStr`; see `IDStringTwin`).
 /// Twitter's JSON is decoded by ``TwitterJSON`` through separate internal types, never through
 /// this conformance.
 ///
@@ -126,7 +126,7 @@ public struct Tweet: Codable, Sendable, Hashable, Identifiable {
     }
 
     /// Decodes the storage or JSON form; `lists`, added later, defaults to `[]`; ids may come as
-    /// numbers, strings or both (``IDStringTwin``).
+    /// numbers, strings or both (`IDStringTwin`).
     ///
     /// ```swift
     /// let tweet = try RecordJSON.decoder().decode(Tweet.self, from: data)

@@ -3,7 +3,7 @@ import Foundation
 /// A Twitter account, as listed among a list's members.
 ///
 /// The `Codable` conformance is the record JSON form (keys are the property names, and the id
-/// has a string twin `idStr`, see ``IDStringTwin``); Twitter's JSON is decoded by ``TwitterJSON`` through internal types.
+/// has a string twin `idStr`, see `IDStringTwin`); Twitter's JSON is decoded by ``TwitterJSON`` through internal types.
 ///
 /// ```swift
 /// let members = try await api.members(of: ListIdentifier(username: "icanzilb", slug: "RxSwift"))
@@ -76,7 +76,7 @@ public struct User: Codable, Sendable, Hashable, Identifiable {
     }
 
     /// Decodes the storage or JSON form; `lists`, added later, defaults to `[]`; the id may come
-    /// as a number, a string or both (``IDStringTwin``).
+    /// as a number, a string or both (`IDStringTwin`).
     ///
     /// ```swift
     /// let user = try RecordJSON.decoder().decode(User.self, from: data)
