@@ -49,7 +49,7 @@ struct BenchCommand: ParsableCommand {
                 One untimed warm-up round runs first; then each of --rounds rounds writes the records into a fresh temporary database (removed afterwards). The report gives the median, slowest and fastest round's records/s and the commit latency percentiles over every commit of every round (JSON: recordsPerSecond is the median). With --db, the one measured round adds the records to that database (the warm-up still uses a temporary one). --compare raw also puts the same records' encoded bytes with plain mdb_put (no indexes, one transaction) after each round and prints the store's median over that floor's median, like BenchCompare's suite 1 row (compare it there with --batch equal to --records and durability full).
                 """)
 
-        @Option(name: .customLong("db"), help: "A database to write into. Without it, each round uses a temporary database that is removed.")
+        @Option(name: .customLong("db"), help: "An empty or new database to write into (one holding tweets is refused: ids 1…N would be overwritten). Without it, each round uses a temporary database that is removed.")
         var path: String?
 
         @Option(help: "How many records each round writes.")
@@ -111,6 +111,14 @@ struct BenchCommand: ParsableCommand {
                     }
                 }
                 defer { existing?.close() }
+                if let existing, let path {
+                    // The benchmark writes ids 1…--records: into stored tweets it would measure
+                    // updates, not the additions it reports.
+                    let stored = try existing.read { try $0.count(Tweet.self) }
+                    if stored > 0 {
+                        throw ValidationError("--db \(path) already holds \(counted(stored, "tweet")): bench writes adds ids 1…\(records), so it would overwrite them and measure updates; give an empty or new directory.")
+                    }
+                }
                 let rounds = measuredRounds
                 var bar: (round: Int, progress: ProgressBar)?
                 let summary = try WriteBenchmark(records: records, batch: batch).run(
@@ -138,7 +146,7 @@ struct BenchCommand: ParsableCommand {
             var lines = [
                 "records      \(s.records) per round in \(s.commits) commits of \(s.batch) (durability \(durability))",
                 "rounds       \(s.rounds) after \(s.warmUpRounds) warm-up, each into a fresh database: \(s.roundRecordsPerSecond.map(rate).joined(separator: "  ")) records/s (warm-up \(rate(s.warmUpRecordsPerSecond)))",
-                "throughput   median \(rate(s.recordsPerSecond)) records/s (min \(rate(s.minRecordsPerSecond)), max \(rate(s.maxRecordsPerSecond))), \(Int(s.commitsPerSecond)) commits/s",
+                "throughput   median \(rate(s.recordsPerSecond)) records/s (min \(rate(s.minRecordsPerSecond)), max \(rate(s.maxRecordsPerSecond)))\(s.commits > 1 ? ", \(Int(s.commitsPerSecond)) commits/s" : "")",
                 "commit       min \(ms(l.min))  p50 \(ms(l.p50))  p90 \(ms(l.p90))  p99 \(ms(l.p99))  p99.9 \(ms(l.p999))  max \(ms(l.max))  (\(l.count) commits)",
             ]
             if let raw = s.raw {

@@ -12,6 +12,7 @@ struct ExportCommand: ParsableCommand {
         discussion: """
             Examples:
               tweetie-db export -o tweets.ndjson
+              tweetie-db export --collection users -o users.ndjson
               tweetie-db export | gzip > tweets.ndjson.gz
               tweetie-db export | tweetie-db import - --db ~/copy
 
@@ -28,15 +29,24 @@ struct ExportCommand: ParsableCommand {
         discussion: "A regular file (or a new path) is written beside itself, owner-only (0600), and renamed into place only when complete. A device or FIFO is written into; a symbolic link is followed to its target."))
     var output: String?
 
+    @Option(help: ArgumentHelp("Export only this collection (tweets or users).",
+                               discussion: "The header then lists that collection only, so the file imports as it is (with --mode merge, the other collections are kept)."))
+    var collection: String?
+
     func run() throws {
         try reportingErrors {
             let store = try database.openExisting()
             defer { store.close() }
+            if let collection, !store.collectionNames.contains(collection) {
+                throw ValidationError("--collection \(collection): no such collection (there are: \(store.collectionNames.joined(separator: ", "))).")
+            }
             let destination = try output.flatMap { $0 == "-" ? nil : try ExportDestination.open($0) }
             let fd = destination?.fileDescriptor ?? STDOUT_FILENO
             let progress = ProgressBar("exporting")
+            var filter = collection.map(CollectionFilter.init)
             do {
-                let count = try store.exportNDJSON(progress: { progress.update($0, of: $1) }) { chunk in
+                var count = try store.exportNDJSON(progress: { progress.update($0, of: $1) }) { exported in
+                  try CollectionFilter.apply(&filter, to: exported) { chunk in
                     var offset = 0
                     while offset < chunk.count {
                         let n = write(fd, chunk.baseAddress! + offset, chunk.count - offset)
@@ -46,7 +56,9 @@ struct ExportCommand: ParsableCommand {
                         }
                         offset += n
                     }
+                  }
                 }
+                if let filter { count = filter.records }
                 progress.finish()
                 if let destination {
                     try destination.finish()
@@ -58,6 +70,53 @@ struct ExportCommand: ParsableCommand {
                 throw error
             }
         }
+    }
+}
+
+/// Keeps one collection of an export stream: its header rewritten to list that collection only
+/// (the bytes an export of a store holding only it would have), and its record lines.
+struct CollectionFilter {
+    let name: String
+    private let prefix: [UInt8]
+    private var pending: [UInt8] = []
+    private var headerDone = false
+    private(set) var records = 0
+
+    init(_ name: String) {
+        self.name = name
+        prefix = Array(#"{"collection":"#.utf8) + Array((try? JSONEncoder().encode(name)) ?? Data()) + Array(#","record":"#.utf8)
+    }
+
+    /// Passes `chunk` to `write` through `filter`, or unchanged when `filter` is nil.
+    static func apply(_ filter: inout CollectionFilter?, to chunk: UnsafeRawBufferPointer, _ write: (UnsafeRawBufferPointer) throws -> Void) throws {
+        guard filter != nil else { return try write(chunk) }
+        let kept = try filter!.filter(chunk)
+        try kept.withUnsafeBytes(write)
+    }
+
+    /// The complete lines of `chunk` (with what was pending) that belong to the collection.
+    mutating func filter(_ chunk: UnsafeRawBufferPointer) throws -> [UInt8] {
+        pending.append(contentsOf: chunk)
+        var out: [UInt8] = []
+        var start = 0
+        while let newline = pending[start...].firstIndex(of: 0x0A) {
+            let line = pending[start..<newline]
+            if !headerDone {
+                headerDone = true
+                var header = try JSONDecoder().decode(ExportHeader.self, from: Data(line))
+                header.collections = header.collections.filter { $0.name == name }
+                let encoder = JSONEncoder()
+                encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+                out.append(contentsOf: try encoder.encode(header))
+                out.append(0x0A)
+            } else if line.starts(with: prefix) {
+                out.append(contentsOf: pending[start...newline])
+                records += 1
+            }
+            start = newline + 1
+        }
+        pending.removeFirst(start)
+        return out
     }
 }
 

@@ -14,6 +14,14 @@ struct FeedCommand: AsyncParsableCommand {
             """,
         subcommands: [List.self, Person.self, People.self])
 
+    @Flag(help: "Print the JSON Schema of the feed's lines (schemas/tweetie-feed.schema.json) and exit.")
+    var schema = false
+
+    func run() async throws {
+        guard schema else { throw CleanExit.helpRequest(self) }
+        Out.line(FeedSchema.text)
+    }
+
     struct Options: ParsableArguments {
         @OptionGroup var database: DatabaseOptions
 

@@ -55,23 +55,67 @@ struct ImportCommand: ParsableCommand {
                 Out.error("dry run: nothing was changed in \(database.resolvedPath)")
                 return
             }
-            let store = try database.openForWriting()
-            defer { store.close() }
-            if importMode == .replace {
-                let stored = try ImportPlan.stored(in: store).filter { $0.value > 0 }.sorted { $0.key < $1.key }
-                if !stored.isEmpty {
-                    let what = stored.map { "\($0.value) \($0.key)" }.joined(separator: " and ")
-                    try destructive.confirm("delete the \(what) stored in \(store.path) and replace them with \(file == "-" ? "standard input" : file)", canAsk: file != "-")
-                }
+            // What this import creates: removed again when it fails, so no empty database is left.
+            let path = database.resolvedPath
+            let created = Self.missingDirectories(path)
+            let newDatabase = !FileManager.default.fileExists(atPath: path + "/data.mdb")
+            do {
+                try importRecords(from: fd, mode: importMode)
+            } catch {
+                if newDatabase { Self.removeDatabase(at: path, createdDirectories: created) }
+                throw error
             }
-            let progress = ProgressBar("importing")
-            defer { progress.finish() }
-            let summary = try store.importNDJSON(from: fd, mode: importMode, maxLineBytes: maxLineBytes) { records, _ in
-                progress.update(records, of: nil)
-            }
-            progress.finish()
-            let parts = summary.perCollection.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }.joined(separator: ", ")
-            Out.error("imported \(summary.records) records (\(parts.isEmpty ? "none" : parts)): \(summary.counts.inserted) new, \(summary.counts.modified) updated, \(summary.counts.unchanged) unchanged")
         }
+    }
+
+    private func importRecords(from fd: Int32, mode importMode: ImportMode) throws {
+        let store = try database.openForWriting()
+        defer { store.close() }
+        if importMode == .replace {
+            let stored = try ImportPlan.stored(in: store).filter { $0.value > 0 }.sorted { $0.key < $1.key }
+            if !stored.isEmpty {
+                let what = stored.map { "\($0.value) \($0.key)" }.joined(separator: " and ")
+                try destructive.confirm("delete the \(what) stored in \(store.path) and replace them with \(file == "-" ? "standard input" : file)", canAsk: file != "-")
+            }
+        }
+        let progress = ProgressBar("importing")
+        defer { progress.finish() }
+        let total = Self.announcedRecords(in: fd)
+        let summary = try store.importNDJSON(from: fd, mode: importMode, maxLineBytes: maxLineBytes) { records, _ in
+            progress.update(records, of: total)
+        }
+        progress.finish()
+        let parts = summary.perCollection.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }.joined(separator: ", ")
+        Out.error("imported \(summary.records) records (\(parts.isEmpty ? "none" : parts)): \(summary.counts.inserted) new, \(summary.counts.modified) updated, \(summary.counts.unchanged) unchanged")
+    }
+
+    /// The records the header of the export on `fd` announces, read with `pread` (so the
+    /// import still reads from the start); nil when the input cannot seek (a pipe) or the first
+    /// line is not a header (the import says why).
+    static func announcedRecords(in fd: Int32) -> Int? {
+        guard lseek(fd, 0, SEEK_CUR) >= 0 else { return nil }
+        var bytes = [UInt8](repeating: 0, count: 1 << 16)
+        let n = bytes.withUnsafeMutableBytes { pread(fd, $0.baseAddress, $0.count, 0) }
+        guard n > 0, let newline = bytes[0..<n].firstIndex(of: 0x0A),
+              let header = try? JSONDecoder().decode(ExportHeader.self, from: Data(bytes[0..<newline])) else { return nil }
+        return header.collections.reduce(0) { $0 + $1.count }
+    }
+
+    /// `path` and its ancestors that do not exist yet, innermost first.
+    static func missingDirectories(_ path: String) -> [String] {
+        var missing: [String] = []
+        var current = path
+        while !current.isEmpty, current != "/", !FileManager.default.fileExists(atPath: current) {
+            missing.append(current)
+            current = (current as NSString).deletingLastPathComponent
+        }
+        return missing
+    }
+
+    /// Removes the database files a failed import created at `path`, then the directories it
+    /// created, innermost first; a directory that holds anything else stays.
+    static func removeDatabase(at path: String, createdDirectories: [String]) {
+        for file in ["data.mdb", "lock.mdb"] { unlink(path + "/" + file) }
+        for directory in createdDirectories { rmdir(directory) }
     }
 }

@@ -23,11 +23,16 @@ struct StatsCommand: ParsableCommand {
         try reportingErrors {
             let store = try database.openExisting()
             defer { store.close() }
-            let stats = try store.statistics()
+            var stats = try store.statistics()
+            // The statistics are read in a read transaction, whose reader slot they count: count
+            // the readers again now that it has ended, so that an idle database shows 0.
+            stats.info.readersInUse = store.info().readersInUse
+            let free = try store.freeList()
+            let reclaimable = StatsJSON.FreeSpace(pages: free.pageCount, bytes: free.pageCount * stats.info.pageSize)
             if format == .json {
                 let encoder = RecordJSON.encoder()
                 encoder.outputFormatting.insert(.prettyPrinted)
-                Out.line(String(decoding: try encoder.encode(stats), as: UTF8.self))
+                Out.line(String(decoding: try encoder.encode(StatsJSON(statistics: stats, freeList: reclaimable)), as: UTF8.self))
                 return
             }
             var table = TextTable(headers: ["collection", "schema", "records", "index entries", "size"])
@@ -41,6 +46,7 @@ struct StatsCommand: ParsableCommand {
             Out.line("database       \(stats.path)")
             Out.line("file size      \(formatBytes(stats.fileSize))")
             Out.line("map            \(formatBytes(env.usedBytes)) used of \(formatBytes(env.mapSize)) (page size \(env.pageSize))")
+            Out.line("free list      \(reclaimable.pages) pages (\(formatBytes(reclaimable.bytes))) reusable by later writes; a backup leaves them out")
             Out.line("last txn       \(env.lastTransactionID)")
             Out.line("readers        \(env.readersInUse) of \(env.maxReaders) slots in use")
             Out.line("commit wake-up \(store.commitWakeUp) (for observers of this process)")
@@ -50,5 +56,25 @@ struct StatsCommand: ParsableCommand {
                 Out.line("change log     empty (keeps the last \(stats.changeLogRetention))")
             }
         }
+    }
+}
+
+/// `stats --format json`: the store's statistics with the free list's size beside them
+/// (`"freeList":{"bytes":…,"pages":…}`), like `mdb_stat -f`.
+struct StatsJSON: Encodable {
+    struct FreeSpace: Encodable {
+        var pages: Int
+        var bytes: Int
+    }
+
+    var statistics: StoreStatistics
+    var freeList: FreeSpace
+
+    private enum CodingKeys: String, CodingKey { case freeList }
+
+    func encode(to encoder: any Encoder) throws {
+        try statistics.encode(to: encoder)
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(freeList, forKey: .freeList)
     }
 }

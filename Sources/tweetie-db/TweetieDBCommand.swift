@@ -35,6 +35,7 @@ struct TweetieDBCommand: AsyncParsableCommand {
             ImportCommand.self,
             BackupCommand.self,
             VerifyCommand.self,
+            SchemaCommand.self,
             BenchCommand.self,
         ]
     )

@@ -5,12 +5,14 @@ import TweetieSync
 struct UsersCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "users",
-        abstract: "List stored users.",
+        abstract: "List stored users; 'users show NAME' prints one.",
         discussion: """
             Examples:
               tweetie-db users
               tweetie-db users --format ndjson | jq -r .username
-            """)
+              tweetie-db users show icanzilb
+            """,
+        subcommands: [Show.self])
 
     @OptionGroup var database: ReadDatabaseOptions
 

@@ -41,7 +41,9 @@ struct VerifyCommand: ParsableCommand {
         try reportingErrors {
             let store = try database.openExisting()
             defer { store.close() }
-            let report = try store.verify()
+            let progress = ProgressBar("verifying", unit: "records and index entries")
+            let report = try store.verify { progress.update($0, of: $1) }
+            progress.finish()
             let records = report.records.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }.joined(separator: ", ")
             if report.problems.isEmpty {
                 Out.line("ok: \(records); \(report.indexEntries) index entries; \(report.changeLogEntries) change-log entries; \(report.pagesChecked) pages")

@@ -138,7 +138,7 @@ struct FeedGoldenTests {
                 let result = try CLI.run(["import", file.path, "--db", db.path])
                 #expect(result.status == 0, "\(result.stderr)")
             case .deleting(let ids):
-                #expect(try CLI.run(["tweets", "delete"] + ids.map { String($0) } + ["--db", db.path]).status == 0)
+                #expect(try CLI.run(["tweets", "delete", "--force"] + ids.map { String($0) } + ["--db", db.path]).status == 0)
             case .unseen:
                 Issue.record("an unseen step wraps a commit")
             }

@@ -24,7 +24,7 @@ struct FeedResumeCLITests {
         let once = try CLI.run(arguments + ["--once"]).output
         #expect(line + "\n" == once.replacingOccurrences(of: #""reason":"initial""#, with: #""reason":"reset""#))
         // Then the changes, as without --after.
-        #expect(try CLI.run(["tweets", "delete", String(reset.sections![0].rows[0].id), "--db", db.path]).status == 0)
+        #expect(try CLI.run(["tweets", "delete", "--force", String(reset.sections![0].rows[0].id), "--db", db.path]).status == 0)
         let change = try RecordJSON.decoder().decode(FeedMessage<TimelineRow>.self, from: Data(try #require(try follower.nextLine(timeout: 60)).utf8))
         #expect(change.type == "change" && change.sequence == last + 1 && change.rowDeletions == [[0, 0]])
     }

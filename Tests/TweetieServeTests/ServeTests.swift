@@ -72,7 +72,7 @@ struct ServeTests {
         #expect(follower.events.first?.name == "snapshot")
         #expect(try Executables.tweetieDB(["sync", "--simulated", "--seed", "5", "--ticks", "30", "--db", db.path]).status == 0)
         let newest = follower.state.sections.first?.rows.prefix(2).map { "\($0.id)" } ?? []
-        #expect(try Executables.tweetieDB(["tweets", "delete"] + newest + ["--db", db.path]).status == 0)
+        #expect(try Executables.tweetieDB(["tweets", "delete", "--force"] + newest + ["--db", db.path]).status == 0)
         try follower.follow(stream, toMatch: try Self.state(of: try Self.once(feed, db), as: TimelineRow.self))
         #expect(follower.events.dropFirst().contains { $0.name == "change" })
         let once = try Self.once(feed, db)

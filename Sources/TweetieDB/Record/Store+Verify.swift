@@ -58,7 +58,10 @@ extension Store {
     /// let report = try store.verify()
     /// print(report.problems.isEmpty ? "consistent" : report.problems.joined(separator: "\n"))
     /// ```
-    public func verify() throws -> VerificationReport {
+    ///
+    /// `progress`, when given, is called now and then while the records and index entries are
+    /// walked, with how many were checked and how many there are (the page check comes first).
+    public func verify(progress: ((_ checked: Int, _ total: Int) -> Void)? = nil) throws -> VerificationReport {
         for _ in 0..<Environment.pageCheckAttempts {
             let report = try read { reader -> VerificationReport? in
                 guard let pages = try environment.checkPageStructure(in: reader.transaction, scope: .everything) else { return nil }
@@ -68,7 +71,7 @@ extension Store {
                     report.problems = pages.problems
                     return report
                 }
-                try verifyRecords(reader, into: &report)
+                try verifyRecords(reader, into: &report, progress: progress)
                 return report
             }
             if let report { return report }
@@ -77,14 +80,27 @@ extension Store {
     }
 
     /// The record-level part of ``verify()``, through LMDB, on a snapshot whose pages are sound.
-    private func verifyRecords(_ reader: StoreReader, into report: inout VerificationReport) throws {
+    private func verifyRecords(_ reader: StoreReader, into report: inout VerificationReport,
+                               progress: ((_ checked: Int, _ total: Int) -> Void)?) throws {
         let tx = reader.transaction
+        var total = 0, checked = 0
+        if progress != nil {
+            for descriptor in collectionsByName.values {
+                total += try tx.stats(of: descriptor.records).entries
+                for database in descriptor.indexDatabases { total += try tx.stats(of: database).entries }
+            }
+        }
+        func step() {
+            checked += 1
+            if checked % 4096 == 0 || checked == total { progress?(checked, total) }
+        }
         for name in collectionNames {
             let descriptor = collectionsByName[name]!
             var expected: [[[UInt8]: [UInt8]]] = Array(repeating: [:], count: descriptor.indexes.count)
             var count = 0
             try tx.forEach(in: descriptor.records) { key, value in
                 count += 1
+                step()
                 do {
                     for (position, entryKey, entryValue) in try descriptor.indexEntries(value, Array(key)) {
                         if let other = expected[position][entryKey], descriptor.indexes[position].isUnique {
@@ -102,6 +118,7 @@ extension Store {
                 var remaining = expected[position]
                 try tx.forEach(in: descriptor.indexDatabases[position]) { key, value in
                     report.indexEntries += 1
+                    step()
                     let k = Array(key)
                     if let want = remaining.removeValue(forKey: k) {
                         if want != Array(value) {

@@ -212,6 +212,10 @@ func reportingErrors<T>(_ body: () async throws -> T) async throws -> T {
     }
 }
 
+/// A jq filter that drops every number id that has a string twin (`id` beside `idStr`), on a
+/// record line: what is left imports exactly, even from jq 1.6, which rounds large numbers.
+private let droppingNumberTwins = #"if .record then .record |= (. as $o | with_entries(select($o[.key + "Str"] == null))) else . end"#
+
 /// The error as the user should see it: argument-parser errors and exit codes pass through;
 /// everything else becomes one sentence.
 private func reportable(_ error: any Error) -> any Error {
@@ -220,7 +224,13 @@ private func reportable(_ error: any Error) -> any Error {
         return error
     case let error as TransferError:
         // "import failed at line 3: …", or "import failed: the input is empty…".
-        return CLIError("import failed\(error.line == nil ? ":" : " at") \(error); the database was not changed")
+        var hint = ""
+        if error.reason.hasPrefix("the header announces") {
+            hint = ". If you filtered an export (jq, grep), recount its header: jq -cs '.[0] as $h | .[1:] as $r | ($h | .collections |= map(.name as $n | .count = ([$r[] | select(.collection == $n)] | length))), ($r[] | \(droppingNumberTwins))' FILE | tweetie-db import - ; to move one collection, use tweetie-db export --collection NAME"
+        } else if error.reason.contains("disagree (a JSON reader") {
+            hint = ". To keep the exact string ids: jq -c '\(droppingNumberTwins)' FILE | tweetie-db import -"
+        }
+        return CLIError("import failed\(error.line == nil ? ":" : " at") \(error); the database was not changed\(hint)")
     case let error as StoreError where error.code == .readersFull:
         return CLIError(describing: error, path: error.path ?? "the database")
     case let error as StoreError:
