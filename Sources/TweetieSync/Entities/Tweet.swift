@@ -8,7 +8,7 @@ import TweetieDB
 /// strings one author's tweets all repeat (names, avatar URL, language, lists) are `@Interned`: in
 /// a scan, each distinct value is allocated once. The `Codable` conformance is the record JSON
 /// form, written here rather than by `@Record`: its keys are the property names, and each id also
-/// has a string twin (`idStr`, `authorIdStr`, `inReplyToIdStr`; see ``IDStringTwin``). Twitter's
+/// has a string twin (`idStr`, `authorIdStr`, `inReplyToIdStr`; see `IDStringTwin`). Twitter's
 /// JSON is decoded by ``TwitterJSON`` through separate internal types, never through this
 /// conformance.
 ///
@@ -145,7 +145,7 @@ public struct Tweet: Codable, Sendable, Hashable, Identifiable {
     }
 
     /// Decodes the storage or JSON form; `lists`, added later, defaults to `[]`; ids may come as
-    /// numbers, strings or both (``IDStringTwin``).
+    /// numbers, strings or both (`IDStringTwin`).
     ///
     /// ```swift
     /// let tweet = try RecordJSON.decoder().decode(Tweet.self, from: data)
@@ -167,7 +167,7 @@ public struct Tweet: Codable, Sendable, Hashable, Identifiable {
         lists = try c.decodeIfPresent([String].self, forKey: .lists) ?? []
     }
 
-    /// Writes the JSON form: the storage fields, each id with its string twin (``IDStringTwin``).
+    /// Writes the JSON form: the storage fields, each id with its string twin (`IDStringTwin`).
     ///
     /// ```swift
     /// let json = try RecordJSON.encoder().encode(tweet)

@@ -6,7 +6,7 @@ import TweetieDB
 /// `@Record` writes its storage form (keys are the property names) and the fast codec; the
 /// strings many records repeat are `@Interned`. The `Codable` conformance is the record JSON form,
 /// written here rather than by `@Record`: keys are the property names, and the id has a string
-/// twin `idStr` (see ``IDStringTwin``). Twitter's JSON is decoded by ``TwitterJSON`` through
+/// twin `idStr` (see `IDStringTwin`). Twitter's JSON is decoded by ``TwitterJSON`` through
 /// internal types.
 ///
 /// ```swift
@@ -91,7 +91,7 @@ public struct User: Codable, Sendable, Hashable, Identifiable {
     }
 
     /// Decodes the storage or JSON form; `lists`, added later, defaults to `[]`; the id may come
-    /// as a number, a string or both (``IDStringTwin``).
+    /// as a number, a string or both (`IDStringTwin`).
     ///
     /// ```swift
     /// let user = try RecordJSON.decoder().decode(User.self, from: data)
@@ -107,7 +107,7 @@ public struct User: Codable, Sendable, Hashable, Identifiable {
         lists = try c.decodeIfPresent([String].self, forKey: .lists) ?? []
     }
 
-    /// Writes the JSON form: the storage fields, the id with its string twin (``IDStringTwin``).
+    /// Writes the JSON form: the storage fields, the id with its string twin (`IDStringTwin`).
     ///
     /// ```swift
     /// let json = try RecordJSON.encoder().encode(user)

@@ -105,6 +105,10 @@ public actor TimelineFetcher {
     /// ```
     ///
     /// - Parameters:
+    ///   - list: the list whose timeline to keep up to date.
+    ///   - api: the source of tweets.
+    ///   - store: the store the timeline is written to.
+    ///   - account: the account status to start with (gates ``run()``).
     ///   - reachability: gates ``run()``; defaults to ``InterfaceReachability``.
     ///   - clock: every wait of ``run()`` sleeps on this clock.
     ///   - period: the time between two fetches of ``run()``; must be positive.

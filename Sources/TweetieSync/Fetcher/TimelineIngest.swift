@@ -1,5 +1,5 @@
 /// Writes API responses into the store: one write transaction per page, upserting with
-/// ``UpdatePolicy/modified`` (identical records are not rewritten, so live queries see only real
+/// `UpdatePolicy.modified` (identical records are not rewritten, so live queries see only real
 /// changes) and keeping the `lists` membership of what is already stored.
 ///
 /// ```swift

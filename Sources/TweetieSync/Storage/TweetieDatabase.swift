@@ -1,6 +1,6 @@
 import Foundation
 
-/// The Tweetie app's database: a ``Store`` with the `tweets` and `users` collections.
+/// The Tweetie app's database: a `Store` with the `tweets` and `users` collections.
 ///
 /// ```swift
 /// let store = try TweetieDatabase.open(at: TweetieDatabase.defaultPath())

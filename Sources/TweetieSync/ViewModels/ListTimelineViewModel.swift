@@ -61,6 +61,10 @@ public final class ListTimelineViewModel: Sendable {
     /// ```
     ///
     /// - Parameters:
+    ///   - account: the account statuses; fetching runs while the latest is authorized.
+    ///   - list: the list whose timeline is shown.
+    ///   - api: the source of tweets.
+    ///   - store: the store the timeline is read from and written to.
     ///   - reachability: gates fetching; defaults to ``InterfaceReachability``.
     ///   - clock: the fetcher's clock (tests inject a manual one).
     ///   - period: the fetcher's period.

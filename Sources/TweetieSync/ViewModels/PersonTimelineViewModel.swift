@@ -54,6 +54,9 @@ public final class PersonTimelineViewModel: Sendable {
     /// ```
     ///
     /// - Parameters:
+    ///   - username: the person whose tweets are shown.
+    ///   - api: the source of tweets.
+    ///   - store: the store the timeline is read from and written to.
     ///   - reachability: gates fetching; defaults to ``InterfaceReachability``.
     ///   - clock: the fetcher's clock (tests inject a manual one).
     ///   - period: the fetcher's period.

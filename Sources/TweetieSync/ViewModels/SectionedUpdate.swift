@@ -2,7 +2,7 @@
 /// changeset from the previous delivery. A change feed message is this, serialized
 /// (``FeedBuilder``).
 ///
-/// The changeset maps 1:1 onto ``sections``: applying it (``SectionedChangeset/apply(to:insertedSection:newElement:)``)
+/// The changeset maps 1:1 onto ``sections``: applying it (`SectionedChangeset.apply(to:insertedSection:newElement:)`)
 /// to the previous delivery's rows, taking new rows from these sections, gives these sections'
 /// rows. Rows are identified by record id and compared by content; a timeline's
 /// ``TimelineRow/relativeTime`` is recomputed for *every* row on each delivery, so a row the
