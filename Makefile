@@ -9,7 +9,8 @@ ifneq ($(TWEETIE_FIXTURES),)
 export TWEETIE_FIXTURES
 endif
 
-.PHONY: all deps build demo test test-sanitize torture-hostile fuzz bench bench-compare clean
+.PHONY: all deps build demo test test-sanitize torture-hostile fuzz bench bench-compare docs clean
+.PHONY: test-browser soak-browser
 
 all: build
 
@@ -75,5 +76,72 @@ bench: deps
 bench-compare: deps
 	cd Benchmarks && $(SWIFT) run -c release BenchCompare
 
+# The DocC documentation of TweetieDB and TweetieSync (swift-docc-plugin, a package dependency:
+# nothing is installed), one archive per target under .build/docs. Every DocC warning (an
+# unresolved symbol link, a bad article) fails it: docc runs with --warnings-as-errors, and the
+# output is checked for warnings as well.
+DOCS_DIR ?= .build/docs
+docs: deps
+	@rm -rf $(DOCS_DIR) && mkdir -p $(DOCS_DIR)
+	@$(SWIFT) package --allow-writing-to-directory $(DOCS_DIR) generate-documentation \
+	  --target TweetieDB --target TweetieSync --output-path $(DOCS_DIR) --warnings-as-errors \
+	  > $(DOCS_DIR)/docc.log 2>&1; status=$$?; cat $(DOCS_DIR)/docc.log; \
+	  if [ $$status -ne 0 ] || grep -E "warning:|error:" $(DOCS_DIR)/docc.log >/dev/null; then \
+	    echo "make: error: the documentation build failed or warned (see above, or $(DOCS_DIR)/docc.log)" >&2; exit 1; fi
+	@echo "documentation: $(DOCS_DIR)/TweetieDB.doccarchive, $(DOCS_DIR)/TweetieSync.doccarchive"
+
 clean:
 	rm -rf .build .build-asan .build-tsan .build-fuzz .fuzz Benchmarks/.build
+
+# The page of tweetie-serve in headless Chromium (Tests/Browser, pytest): installs Debian's chromium
+# and chromium-driver and Python's selenium and pytest when missing, builds tweetie-serve and
+# tweetie-db, then checks the page's changeset applier on generated messages and the page against
+# `tweetie-db feed --once` while the CLI syncs and deletes. Screenshots go to .build/browser-tests;
+# BROWSER_ARGS="-k apply" passes options to pytest.
+BROWSER_TESTS = PYTHONDONTWRITEBYTECODE=1 TWEETIE_BIN="$$($(SWIFT) build --show-bin-path)" python3 -m pytest -p no:cacheprovider Tests/Browser
+test-browser: deps
+	Tests/Browser/install-dependencies
+	$(SWIFT) build --product tweetie-serve
+	$(SWIFT) build --product tweetie-db
+	$(BROWSER_TESTS) $(BROWSER_ARGS)
+
+# The page's self-check (?verify=1) over SOAK_SECONDS (default 300) with a sync every second.
+SOAK_SECONDS ?= 300
+soak-browser: deps
+	Tests/Browser/install-dependencies
+	$(SWIFT) build --product tweetie-serve
+	$(SWIFT) build --product tweetie-db
+	TWEETIE_SOAK_SECONDS=$(SOAK_SECONDS) $(BROWSER_TESTS) -s -k soak $(BROWSER_ARGS)
+
+# The live timeline in a browser (issue 17): tweetie-serve on the default database ($$TWEETIE_DB,
+# else ~/.local/share/tweetie-db; fill it first with `make demo`); then open http://127.0.0.1:8080/.
+# SERVE_ARGS="--port 9000 --max-clients 100" passes options. Ctrl-C stops it.
+.PHONY: serve bench-serve
+serve: deps
+	$(SWIFT) build --product tweetie-serve
+	$$($(SWIFT) build --show-bin-path)/tweetie-serve $(SERVE_ARGS)
+
+# The serve load benchmark (not a test): SERVE_BENCH_CLIENTS SSE clients follow the list feed of a
+# release tweetie-serve on a scratch database while SERVE_BENCH_COMMITS commits land; prints commit →
+# last client p50/p99 and the server's RSS and CPU (BENCHMARKS.md, "tweetie-serve fan-out").
+SERVE_BENCH_CLIENTS ?= 1000
+SERVE_BENCH_COMMITS ?= 100
+SERVE_BENCH_PORT ?= 18080
+bench-serve: deps
+	$(SWIFT) build -c release --product tweetie-db
+	$(SWIFT) build -c release --product tweetie-serve
+	$(SWIFT) build -c release --product tweetie-serve-bench
+	@bin=$$($(SWIFT) build -c release --show-bin-path); db=$$(mktemp -d)/db; \
+	ulimit -n $$(( $(SERVE_BENCH_CLIENTS) * 2 + 1024 )) || exit 1; \
+	$$bin/tweetie-db sync --simulated --seed 5 --ticks 10 --db $$db >/dev/null || exit 1; \
+	$$bin/tweetie-serve --db $$db --port $(SERVE_BENCH_PORT) --max-clients $(SERVE_BENCH_CLIENTS) >/dev/null & pid=$$!; \
+	sleep 1; \
+	$$bin/tweetie-serve-bench --db $$db --port $(SERVE_BENCH_PORT) --clients $(SERVE_BENCH_CLIENTS) --commits $(SERVE_BENCH_COMMITS) --server-pid $$pid $(SERVE_BENCH_ARGS); \
+	status=$$?; kill -TERM $$pid; wait $$pid; rm -rf $$(dirname $$db); exit $$status
+
+# The tweetie-db man page (and tweetie-torture's), from the command-line definitions, with
+# swift-argument-parser's generate-manual plugin: .build/plugins/GenerateManual/outputs/tweetie-db/tweetie-db.1
+.PHONY: man
+man: deps
+	$(SWIFT) package plugin generate-manual --configuration debug
+	@echo "man -l .build/plugins/GenerateManual/outputs/tweetie-db/tweetie-db.1"

@@ -10,12 +10,22 @@ let package = Package(
         .library(name: "TweetieSync", targets: ["TweetieSync"]),
         .executable(name: "tweetie-db", targets: ["tweetie-db"]),
         .executable(name: "tweetie-fuzz", targets: ["tweetie-fuzz"]),
+        // The HTTP server (issue 17): its own product, so that tweetie-db and `make demo` never build the HTTP stack.
+        .executable(name: "tweetie-serve", targets: ["tweetie-serve"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.0"),
         // Commit-latency percentiles of `tweetie-db bench writes` (one file; it brings swift-numerics).
         .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift", from: "0.2.0"),
+        // tweetie-serve: HTTP/SSE (without the swift-configuration trait) and /metrics in Prometheus text.
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1", traits: []),
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.0"),
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        // `make docs`: the DocC archives of TweetieDB and TweetieSync (a command plugin; no target uses it).
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
         // `@Record` (a macro: SwiftSyntax, SwiftSyntaxMacros, SwiftCompilerPlugin and what they need).
         .package(url: "https://github.com/swiftlang/swift-syntax", from: "603.0.0"),
     ],
@@ -34,7 +44,6 @@ let package = Package(
             dependencies: [
                 "TweetieDB",
                 .product(name: "Logging", package: "swift-log"),
-                .product(name: "Histogram", package: "hdrhistogram-swift"),
             ]
         ),
         .executableTarget(
@@ -44,6 +53,7 @@ let package = Package(
                 "TweetieSync",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "Histogram", package: "hdrhistogram-swift"),
             ]
         ),
         .executableTarget(
@@ -62,18 +72,61 @@ let package = Package(
             name: "tweetie-fuzz",
             dependencies: ["TweetieDB", "TweetieFuzzing"]
         ),
-        .testTarget(name: "TweetieDBTests", dependencies: ["TweetieDB"]),
+        .testTarget(name: "TweetieDBTests", dependencies: ["TweetieDB", "TweetieTestSupport"]),
         .testTarget(
             name: "TweetieCLITests",
-            dependencies: ["TweetieSync", "tweetie-db"]
+            dependencies: ["TweetieSync", "tweetie-db", "TweetieTestSupport"]
         ),
         .testTarget(
             name: "TweetieTortureTests",
-            dependencies: ["tweetie-torture", "tweetie-db"]
+            dependencies: ["tweetie-torture", "tweetie-db", "TweetieTestSupport"]
         ),
         .testTarget(
             name: "TweetieSyncTests",
-            dependencies: ["TweetieSync", "TweetieDB", "TweetieFuzzing", .product(name: "Logging", package: "swift-log")]
+            dependencies: ["TweetieSync", "TweetieDB", "TweetieFuzzing", "TweetieTestSupport", .product(name: "Logging", package: "swift-log")]
+        ),
+        // What every test target shares: hang guards, the seeded generator, temporary directories,
+        // the child-process runner, the unprivileged test user and small disks. A plain target
+        // under Tests/ (not a product, never linked into a library): only test targets depend on it.
+        .target(name: "TweetieTestSupport", path: "Tests/TweetieTestSupport"),
+        .target(
+            name: "TweetieServe",
+            dependencies: [
+                "TweetieDB",
+                "TweetieSync",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdCore", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            resources: [
+                .embedInCode("Page/index.html"),
+                .embedInCode("Page/app.css"),
+                .embedInCode("Page/app.js"),
+                .embedInCode("Page/favicon.svg"),
+            ]
+        ),
+        .executableTarget(
+            name: "tweetie-serve",
+            dependencies: ["TweetieServe", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+        ),
+        .executableTarget(
+            name: "tweetie-serve-bench",
+            dependencies: [
+                "TweetieDB",
+                "TweetieSync",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Histogram", package: "hdrhistogram-swift"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ]
+        ),
+        .testTarget(
+            name: "TweetieServeTests",
+            dependencies: ["TweetieServe", "TweetieSync", "TweetieDB", "tweetie-serve", "tweetie-db"]
         ),
         .macro(
             name: "TweetieDBMacros",

@@ -9,7 +9,6 @@ enum RecordDiagnostic: DiagnosticMessage {
     case implicitlyUnwrapped(property: String, type: String)
     case letWithDefault(property: String)
     case missingTypeAnnotation(property: String)
-    case ownCodable(member: String)
     case internedType(property: String, type: String)
     case indexesAndIndexed(properties: [String])
     case invalidCollectionName(String)
@@ -30,8 +29,6 @@ enum RecordDiagnostic: DiagnosticMessage {
             return "'\(property)' is a 'let' with a default value, so a stored record could never set it on decoding; declare it 'var' (or remove the default)"
         case .missingTypeAnnotation(let property):
             return "@Record needs the type of '\(property)' written out, to choose how to store it"
-        case .ownCodable(let member):
-            return "@Record writes the Codable conformance itself, with each property under its own name; remove '\(member)'"
         case .internedType(let property, let type):
             return "@Interned applies to String and [String] properties (and their optionals); '\(property)' is '\(type)'"
         case .indexesAndIndexed(let properties):
@@ -51,7 +48,6 @@ enum RecordDiagnostic: DiagnosticMessage {
         case .implicitlyUnwrapped: id = "implicitlyUnwrapped"
         case .letWithDefault: id = "letWithDefault"
         case .missingTypeAnnotation: id = "missingTypeAnnotation"
-        case .ownCodable: id = "ownCodable"
         case .internedType: id = "internedType"
         case .indexesAndIndexed: id = "indexesAndIndexed"
         case .invalidCollectionName: id = "invalidCollectionName"

@@ -6,8 +6,9 @@ import SwiftSyntaxMacros
 /// codec for its stored properties and a `Codable` conformance that writes the same fields.
 ///
 /// The extension it adds holds `collectionName` (unless declared), `indexes` from `@Indexed`
-/// properties (unless declared), `CodingKeys`, `init(from: any Decoder)`, `encode(to: any Encoder)`,
-/// `encode(to: inout RecordWriter)` and `init(from: inout RecordFieldReader)`.
+/// properties (unless declared), `CodingKeys`, `init(from: any Decoder)` and
+/// `encode(to: any Encoder)` (unless the struct declares any of the three: then its `Codable`
+/// form is its own), `encode(to: inout RecordWriter)` and `init(from: inout RecordFieldReader)`.
 public struct RecordMacro: ExtensionMacro {
     public static func expansion(
         of node: AttributeSyntax,
@@ -40,9 +41,11 @@ public struct RecordMacro: ExtensionMacro {
             let indexes = indexed.map { RecordMembers.indexExpression($0, qualified: true) }
             lines.append("\(access)static let indexes: [TweetieDB.Index<\(typeName)>] = [\(indexes.joined(separator: ", "))]")
         }
-        lines.append(codingKeys(properties))
-        lines.append(codableInit(properties, access: access))
-        lines.append(codableEncode(properties, access: access))
+        if !members.declaresCodable {
+            lines.append(codingKeys(properties))
+            lines.append(codableInit(properties, access: access))
+            lines.append(codableEncode(properties, access: access))
+        }
         lines.append(fastEncode(properties, access: access))
         lines.append(fastInit(properties, access: access))
 

@@ -31,6 +31,9 @@ struct RecordMembers {
     var declaresIndexes: VariableDeclSyntax?
     var declaresCollectionName = false
     var declaresPrimaryKey = false
+    /// The struct writes its own `Codable` form (`CodingKeys`, `init(from:)` or `encode(to:)`):
+    /// `@Record` then generates only the storage codec and leaves `Codable` to the struct.
+    var declaresCodable = false
     var hasErrors = false
 
     init(of declaration: some DeclGroupSyntax, in context: some MacroExpansionContext) {
@@ -38,15 +41,15 @@ struct RecordMembers {
             if let variable = member.decl.as(VariableDeclSyntax.self) {
                 collect(variable, in: context)
             } else if let nested = member.decl.as(EnumDeclSyntax.self), nested.name.text == "CodingKeys" {
-                report(.ownCodable(member: "CodingKeys"), at: nested.name, in: context)
+                declaresCodable = true
             } else if let nested = member.decl.as(StructDeclSyntax.self), nested.name.text == "CodingKeys" {
-                report(.ownCodable(member: "CodingKeys"), at: nested.name, in: context)
+                declaresCodable = true
             } else if let initializer = member.decl.as(InitializerDeclSyntax.self),
                       Self.isCodableMember(initializer.signature.parameterClause, label: "from", type: "Decoder") {
-                report(.ownCodable(member: "init(from:)"), at: initializer.initKeyword, in: context)
+                declaresCodable = true
             } else if let function = member.decl.as(FunctionDeclSyntax.self), function.name.text == "encode",
                       Self.isCodableMember(function.signature.parameterClause, label: "to", type: "Encoder") {
-                report(.ownCodable(member: "encode(to:)"), at: function.name, in: context)
+                declaresCodable = true
             }
         }
         let indexed = properties.filter { $0.indexed != nil }

@@ -76,7 +76,7 @@ struct BenchCommand: ParsableCommand {
 
         enum DurabilityArgument: String, ExpressibleByArgument, CaseIterable {
             case full, noMetaSync = "no-meta-sync", noSync = "no-sync"
-            var durability: Durability {
+            var durability: StoreConfiguration.Durability {
                 switch self {
                 case .full: .full
                 case .noMetaSync: .noMetaSync
@@ -106,7 +106,7 @@ struct BenchCommand: ParsableCommand {
                 if let path {
                     do {
                         existing = try TweetieDatabase.open(at: path, configuration: configuration)
-                    } catch let error as DatabaseError {
+                    } catch let error as StoreError {
                         throw CLIError(describing: error, path: path)
                     }
                 }

@@ -9,12 +9,22 @@ struct ExportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "export",
         abstract: "Write every record as NDJSON: a header line, then one record per line.",
-        discussion: "The export is one consistent snapshot, streamed in constant memory. Importing it into an empty database and exporting again gives the same bytes.")
+        discussion: """
+            Examples:
+              tweetie-db export -o tweets.ndjson
+              tweetie-db export | gzip > tweets.ndjson.gz
+              tweetie-db export | tweetie-db import - --db ~/copy
 
-    @OptionGroup var database: DatabaseOptions
+            The export is one consistent snapshot, streamed in constant memory. Importing it into \
+            an empty database and exporting again gives the same bytes. Every id is written as a \
+            number and as a string twin (idStr, authorIdStr, inReplyToIdStr); scripts should read \
+            the strings, which survive tools that round large numbers.
+            """)
+
+    @OptionGroup var database: ReadDatabaseOptions
 
     @Option(name: [.short, .long], help: ArgumentHelp(
-        "The file to write. Without it, the export goes to standard output.",
+        "The file to write; - or none for standard output.",
         discussion: "A regular file (or a new path) is written beside itself, owner-only (0600), and renamed into place only when complete. A device or FIFO is written into; a symbolic link is followed to its target."))
     var output: String?
 
@@ -22,7 +32,7 @@ struct ExportCommand: ParsableCommand {
         try reportingErrors {
             let store = try database.openExisting()
             defer { store.close() }
-            let destination = try output.map(ExportDestination.open)
+            let destination = try output.flatMap { $0 == "-" ? nil : try ExportDestination.open($0) }
             let fd = destination?.fileDescriptor ?? STDOUT_FILENO
             let progress = ProgressBar("exporting")
             do {
@@ -32,7 +42,7 @@ struct ExportCommand: ParsableCommand {
                         let n = write(fd, chunk.baseAddress! + offset, chunk.count - offset)
                         if n < 0 {
                             if errno == EINTR { continue }
-                            throw CLIError("cannot write the export\(output.map { " to \($0)" } ?? ""): \(String(cString: strerror(errno)))")
+                            throw CLIError("cannot write the export to \(destination?.path ?? "standard output"): \(String(cString: strerror(errno)))")
                         }
                         offset += n
                     }

@@ -29,8 +29,13 @@ struct FeedCommand: AsyncParsableCommand {
         @Option(help: "The reference time for relative times, in ISO 8601. Defaults to the time the feed starts; it stays fixed while the feed runs.")
         var now: String?
 
+        @Option(help: ArgumentHelp("Resume a renderer that applied every message up to this sequence (requires --follow).",
+                                   discussion: "Prints nothing for the commits up to now when none changed the feed's records (the change log still holds them all and names none), else a snapshot with reason \"reset\"; then the changes. Use the same --now as the run being resumed."))
+        var after: UInt64?
+
         func validate() throws {
             if follow && once { throw ValidationError("--follow and --once cannot be used together.") }
+            if after != nil && !follow { throw ValidationError("--after resumes a stream: use it with --follow.") }
             if let now, parseDate(now) == nil { throw ValidationError("--now '\(now)' is not an ISO 8601 date.") }
         }
 
@@ -54,7 +59,7 @@ struct FeedCommand: AsyncParsableCommand {
             try await reportingErrors {
                 let store = try options.database.openExisting()
                 defer { store.close() }
-                try await stream(TweetieFeeds.list(try parseList(list), store: store, sections: sections.value, now: options.referenceTime), options, store: store)
+                try await stream(.list(try parseList(list), store: store, sections: sections.value, now: options.referenceTime), options, store: store)
             }
         }
     }
@@ -74,7 +79,7 @@ struct FeedCommand: AsyncParsableCommand {
             try await reportingErrors {
                 let store = try options.database.openExisting()
                 defer { store.close() }
-                try await stream(TweetieFeeds.person(username, store: store, sections: sections.value, now: options.referenceTime), options, store: store)
+                try await stream(.person(username, store: store, sections: sections.value, now: options.referenceTime), options, store: store)
             }
         }
     }
@@ -93,7 +98,7 @@ struct FeedCommand: AsyncParsableCommand {
             try await reportingErrors {
                 let store = try options.database.openExisting()
                 defer { store.close() }
-                try await stream(TweetieFeeds.people(try parseList(list), store: store), options, store: store)
+                try await stream(.people(try parseList(list), store: store), options, store: store)
             }
         }
     }
@@ -107,12 +112,11 @@ struct FeedCommand: AsyncParsableCommand {
 /// Prints the feed's messages, one JSON object per line, flushing each. Following, it logs once
 /// how other processes' commits reach it: a warning when inotify is unavailable (polling only),
 /// otherwise at info level (`TWEETIE_LOG_LEVEL=info`).
-private func stream<R: Record, Row>(_ feed: ChangeFeed<R, Row>, _ options: FeedCommand.Options, store: Store) async throws {
-    var builder = feed.builder
+private func stream<Row>(_ feed: ChangeFeed<Row>, _ options: FeedCommand.Options, store: Store) async throws {
     let encoder = RecordJSON.encoder()
     var logged = false
-    for try await change in feed.observation {
-        let message = builder.message(for: change, moves: !options.noMoves)
+    let messages = options.after.map { feed.messages(after: $0, moves: !options.noMoves) } ?? feed.messages(moves: !options.noMoves)
+    for try await message in messages {
         var line = try encoder.encode(message)
         line.append(0x0A)
         line.withUnsafeBytes { Out.write($0) }

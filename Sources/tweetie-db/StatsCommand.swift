@@ -5,9 +5,14 @@ import TweetieSync
 struct StatsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "stats",
-        abstract: "Show records, index entries, sizes, transactions, readers and the change log.")
+        abstract: "Show records, index entries, sizes, transactions, readers and the change log.",
+        discussion: """
+            Examples:
+              tweetie-db stats
+              tweetie-db stats --format json | jq '.collections[] | {name, records}'
+            """)
 
-    @OptionGroup var database: DatabaseOptions
+    @OptionGroup var database: ReadDatabaseOptions
 
     @Option(help: "The output format: table or json.")
     var format: StatsFormat = .table

@@ -6,7 +6,7 @@ struct SyncCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "sync",
         abstract: "Run one ingest from a captured API cache, the simulated source, or the live API.",
-        discussion: "Tweets are stored with update policy .modified (identical tweets are not rewritten) and their list membership recorded. The live API reads TWITTER_BEARER_TOKEN, or TWITTER_CONSUMER_KEY and TWITTER_CONSUMER_SECRET.")
+        discussion: "Examples:\n  tweetie-db sync --simulated --ticks 20\n  tweetie-db sync --api-cache Tests/Fixtures/api-cache\n  TWITTER_BEARER_TOKEN=… tweetie-db sync --live --list icanzilb/RxSwift\n\nTweets are stored with update policy .modified (identical tweets are not rewritten) and their list membership recorded. The live API reads TWITTER_BEARER_TOKEN, or TWITTER_CONSUMER_KEY and TWITTER_CONSUMER_SECRET.")
 
     @OptionGroup var database: DatabaseOptions
 

@@ -7,7 +7,22 @@ struct TweetieDBCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "tweetie-db",
         abstract: "Watch, inspect, move and measure a TweetieDB tweet database.",
-        discussion: "Every subcommand takes --db PATH; the default is $TWEETIE_DB, else $XDG_DATA_HOME/tweetie-db (~/.local/share/tweetie-db).",
+        discussion: """
+            Examples:
+              tweetie-db demo
+              tweetie-db sync --simulated
+              tweetie-db tweets list --author icanzilb --limit 5
+              tweetie-db tweets list --format ndjson | jq -r .idStr
+              tweetie-db export -o tweets.ndjson
+              tweetie-db import tweets.ndjson --db ~/copy
+              tweetie-db backup - | zstd > tweets.mdb.zst
+
+            Every subcommand takes --db PATH; the default is $TWEETIE_DB, else \
+            $XDG_DATA_HOME/tweetie-db (~/.local/share/tweetie-db). 'tweetie-db help COMMAND' or \
+            'tweetie-db COMMAND --help' shows a command's options and examples.
+
+            \(ExitStatus.help)
+            """,
         version: "0.1.0",
         subcommands: [
             DemoCommand.self,
@@ -37,7 +52,22 @@ struct TweetieDBCommand: AsyncParsableCommand {
         InterruptCleanup.install()
         do {
             try PathCheck.validateArgumentsAreUTF8()
-            var command = try parseAsRoot()
+            let arguments = Array(CommandLine.arguments.dropFirst())
+            if let unknown = UnknownCommand.find(in: arguments, root: Self.self, afterFailure: false) {
+                Out.error(unknown.message)
+                exit(withError: ExitCode(ExitStatus.usage))
+            }
+            let parsed: any ParsableCommand
+            do {
+                parsed = try parseAsRoot()
+            } catch {
+                if let unknown = UnknownCommand.find(in: arguments, root: Self.self, afterFailure: true) {
+                    Out.error(unknown.message)
+                    exit(withError: ExitCode(ExitStatus.usage))
+                }
+                throw error
+            }
+            var command = parsed
             if var asyncCommand = command as? any AsyncParsableCommand {
                 try await asyncCommand.run()
             } else {

@@ -6,15 +6,27 @@ struct TweetsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "tweets",
         abstract: "Inspect and delete stored tweets.",
+        discussion: """
+            Examples:
+              tweetie-db tweets --author icanzilb --limit 5
+              tweetie-db tweets show 1071510262772662339
+              tweetie-db tweets delete --dry-run 1071510262772662339
+            """,
         subcommands: [List.self, Show.self, Delete.self],
         defaultSubcommand: List.self)
 
     struct List: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "list",
-            abstract: "List stored tweets, newest first.")
+            abstract: "List stored tweets, newest first.",
+            discussion: """
+                Examples:
+                  tweetie-db tweets list --author icanzilb --since 2018-12-08 --limit 20
+                  tweetie-db tweets list --contains rxswift --format json
+                  tweetie-db tweets list --format ndjson | jq -r .idStr
+                """)
 
-        @OptionGroup var database: DatabaseOptions
+        @OptionGroup var database: ReadDatabaseOptions
 
         @Option(help: "Only tweets by this username (screen name, without @).")
         var author: String?
@@ -28,7 +40,7 @@ struct TweetsCommand: ParsableCommand {
         @Option(help: "Only tweets whose text contains this, ignoring case.")
         var contains: String?
 
-        @Option(help: "The most tweets to print.")
+        @Option(parsing: .unconditional, help: "The most tweets to print.")
         var limit: Int?
 
         @Option(help: "The output format: table, json or ndjson. Defaults to table on a terminal, ndjson otherwise.")
@@ -62,14 +74,19 @@ struct TweetsCommand: ParsableCommand {
     struct Show: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "show",
-            abstract: "Print one stored tweet in full.")
+            abstract: "Print one stored tweet in full.",
+            discussion: """
+                Examples:
+                  tweetie-db tweets show 1071510262772662339
+                  tweetie-db tweets show 1071510262772662339 --format json | jq .text
+                """)
 
-        @OptionGroup var database: DatabaseOptions
+        @OptionGroup var database: ReadDatabaseOptions
 
         @Argument(help: "The tweet's id.")
         var id: Int64
 
-        @Option(help: "The output format: table or json.")
+        @Option(help: "The output format: table, json, or ndjson (json on one line).")
         var format: OutputFormat = .table
 
         func run() throws {
@@ -97,9 +114,19 @@ struct TweetsCommand: ParsableCommand {
     struct Delete: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "delete",
-            abstract: "Delete stored tweets by id, all or none.")
+            abstract: "Delete stored tweets by id, all or none.",
+            discussion: """
+                Examples:
+                  tweetie-db tweets delete 1071510262772662339 1071510262772662340
+                  tweetie-db tweets delete --dry-run 1071510262772662339
+                  tweetie-db tweets delete --force 1071510262772662339      (in a script)
 
-        @OptionGroup var database: DatabaseOptions
+                On a terminal it asks first; elsewhere it needs --force. --dry-run prints what it would delete.
+                """)
+
+        @OptionGroup var database: ChangeDatabaseOptions
+
+        @OptionGroup var destructive: DestructiveOptions
 
         @Argument(help: "The ids of the tweets to delete.")
         var ids: [Int64]
@@ -112,61 +139,26 @@ struct TweetsCommand: ParsableCommand {
             try reportingErrors {
                 let store = try database.openExisting()
                 defer { store.close() }
-                let ids = self.ids
-                try store.write { tx in
+                let ids = Array(Set(self.ids)).sorted()
+                func checkAllExist(_ tx: some StoreReading) throws {
                     let missing = try ids.filter { try !tx.contains(Tweet.self, key: $0) }
                     guard missing.isEmpty else {
                         throw CLIError("no tweet with id \(missing.map(String.init).joined(separator: ", ")); nothing was deleted")
                     }
+                }
+                try store.read(checkAllExist)
+                let action = "delete \(counted(ids.count, "tweet")) from \(store.path)"
+                if destructive.dryRun {
+                    Out.line("would \(action) (ids \(ids.map(String.init).joined(separator: ", "))); nothing was changed")
+                    return
+                }
+                try destructive.confirm(action)
+                try store.write { tx in
+                    try checkAllExist(tx)
                     for id in ids { try tx.delete(Tweet.self, key: id) }
                 }
-                Out.error("deleted \(Set(ids).count) tweet(s)")
+                Out.error("deleted \(counted(ids.count, "tweet"))")
             }
         }
     }
-}
-
-struct UsersCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "users",
-        abstract: "List stored users.")
-
-    @OptionGroup var database: DatabaseOptions
-
-    @Option(help: "The output format: table, json or ndjson. Defaults to table on a terminal, ndjson otherwise.")
-    var format: OutputFormat?
-
-    func run() throws {
-        try reportingErrors {
-            let store = try database.openExisting()
-            defer { store.close() }
-            let users = try store.read { try $0.fetch(Query<User>().sorted(byIndex: "username")) }
-            try printRecords(users, format: format ?? .automatic) { users in
-                var table = TextTable(headers: ["id", "username", "name", "about"])
-                for u in users { table.rows.append(["\(u.id)", "@\(u.username)", u.name, u.about.replacingOccurrences(of: "\n", with: " ")]) }
-                return table.render()
-            }
-        }
-    }
-}
-
-/// Prints records as a table, a JSON array, or NDJSON.
-func printRecords<R: Encodable>(_ records: [R], format: OutputFormat, table: ([R]) -> String) throws {
-    let encoder = RecordJSON.encoder()
-    switch format {
-    case .table:
-        Out.write(table(records))
-    case .json:
-        encoder.outputFormatting.insert(.prettyPrinted)
-        Out.line(String(decoding: try encoder.encode(records), as: UTF8.self))
-    case .ndjson:
-        for record in records { Out.line(String(decoding: try encoder.encode(record), as: UTF8.self)) }
-    }
-}
-
-/// Parses an ISO 8601 date or a plain day (`2018-12-08`, taken as midnight UTC).
-func parseDate(_ text: String) -> Date? {
-    if let date = RecordJSON.date(from: text) { return date }
-    if let day = try? Date(text + "T00:00:00Z", strategy: .iso8601) { return day }
-    return nil
 }

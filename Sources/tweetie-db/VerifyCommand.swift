@@ -7,14 +7,19 @@ struct VerifyCommand: ParsableCommand {
         commandName: "verify",
         abstract: "Check the pages of data.mdb, every index against its records, and the change log's sanity.",
         discussion: """
-            Exits with status 1 when anything is inconsistent, after listing every problem found. \
+            Examples:
+              tweetie-db verify
+              tweetie-db verify --db /backups/2026-11-25 && echo consistent
+
+            Exits with status 3 when anything is inconsistent, after listing every problem found, \
+            with 2 when it could not conclude, and with 1 when there is no database to check. \
             LMDB trusts its pages, and a damaged page can crash the process reading it, so verify \
             first checks the structure of every page (reading the file, not through LMDB) and \
             reports a damaged page as corruption. As a second safety net the check runs in a child \
             process, and a crash of that process is reported as corruption too.
             """)
 
-    @OptionGroup var database: DatabaseOptions
+    @OptionGroup var database: ReadDatabaseOptions
 
     @Flag(name: .customLong("in-process"), help: ArgumentHelp("Check in this process, without the child-process safety net.", visibility: .hidden))
     var inProcess = false
@@ -24,6 +29,15 @@ struct VerifyCommand: ParsableCommand {
             try runInChild()
             return
         }
+        do {
+            try verifyInProcess()
+        } catch let error as CLIError where error.isDamage {
+            Out.error("Error: \(error)")
+            throw ExitCode(ExitStatus.problemsFound)
+        }
+    }
+
+    private func verifyInProcess() throws {
         try reportingErrors {
             let store = try database.openExisting()
             defer { store.close() }
@@ -35,7 +49,7 @@ struct VerifyCommand: ParsableCommand {
             }
             for problem in report.problems { Out.error(problem) }
             Out.error("verify found \(report.problems.count) problem(s) in \(store.path)")
-            throw ExitCode(1)
+            throw ExitCode(ExitStatus.problemsFound)
         }
     }
 
@@ -63,13 +77,13 @@ struct VerifyCommand: ParsableCommand {
         }
         guard code == 0 else {
             Out.error("Error: verify cannot start its checking process (\(executable)): \(String(cString: strerror(code))) (errno \(code))")
-            throw ExitCode(2)
+            throw ExitCode(ExitStatus.inconclusive)
         }
         var status: Int32 = 0
         while waitpid(pid, &status, 0) < 0 {
             guard errno == EINTR else {
                 Out.error("Error: verify lost its checking process: \(String(cString: strerror(errno)))")
-                throw ExitCode(2)
+                throw ExitCode(ExitStatus.inconclusive)
             }
         }
         let signal = status & 0x7F
@@ -84,14 +98,14 @@ struct VerifyCommand: ParsableCommand {
         if signal == SIGBUS, let free, free < 1 << 20 {
             // A write through a memory map of a full file system ends in SIGBUS: that is the disk.
             Out.error("Error: the checking process of \(path) crashed (SIGBUS) while its file system is full (\(free) bytes free); this is a full disk, not proof of corruption: free some space and run verify again")
-            throw ExitCode(2)
+            throw ExitCode(ExitStatus.inconclusive)
         }
         if signal == SIGKILL {
             Out.error("Error: the checking process of \(path) was killed (SIGKILL), perhaps for lack of memory; nothing was concluded: run verify again")
-            throw ExitCode(2)
+            throw ExitCode(ExitStatus.inconclusive)
         }
         Out.error("Error: \(path) is corrupt: reading it crashed the checking process (\(name)), which LMDB does on a damaged page; restore the database from a backup (tweetie-db backup)")
-        throw ExitCode(1)
+        throw ExitCode(ExitStatus.problemsFound)
     }
 }
 

@@ -1,6 +1,8 @@
 import Foundation
 import Testing
+@testable import tweetie_db
 import TweetieSync
+import TweetieTestSupport
 
 @Suite("tweetie-db bench writes")
 struct BenchWritesTests {
@@ -73,7 +75,7 @@ struct BenchWritesTests {
     }
 
     @Test func withDBOneRoundAddsTheRecordsThere() throws {
-        let db = TemporaryDatabase()
+        let db = TemporaryDirectory.database()
         defer { db.remove() }
         let result = try CLI.run(["bench", "writes", "--db", db.path, "--records", "70", "--batch", "20", "--durability", "no-sync", "--format", "json"])
         #expect(result.status == 0, "\(result.stderr)")

@@ -4,6 +4,7 @@ import TweetieSync
 #if canImport(Glibc)
 import Glibc
 #endif
+import TweetieTestSupport
 
 @Suite("tweetie-db demo on a terminal")
 struct DemoScreenTests {
@@ -71,7 +72,7 @@ struct DemoScreenTests {
     // runs, and if all the commits came before it, its first delivery would be a snapshot with no
     // changeset to mark or log.
     @Test func finalScreenShowsTheStoredTimelineAndTheTerminalIsRestored() throws {
-        let db = TemporaryDatabase()
+        let db = TemporaryDirectory.database()
         defer { db.remove() }
         let run = try PseudoTerminalRun(["demo", "--db", db.path, "--ticks", "5", "--interval", "0.2", "--seed", "3"], rows: 24, columns: 100)
         let (status, output) = try run.finish()
@@ -120,7 +121,7 @@ struct DemoScreenTests {
 
     @Test(arguments: [SIGINT, SIGTERM])
     func aSignalStopsTheDemoAndRestoresTheTerminal(_ number: Int32) throws {
-        let db = TemporaryDatabase()
+        let db = TemporaryDirectory.database()
         defer { db.remove() }
         let run = try PseudoTerminalRun(["demo", "--db", db.path, "--ticks", "100000", "--interval", "0.05", "--seed", "4"], rows: 24, columns: 80)
         try run.wait(for: "fetch 2/100000")
@@ -140,7 +141,7 @@ struct DemoScreenTests {
     }
 
     @Test func theScreenFollowsTheTerminalSize() throws {
-        let db = TemporaryDatabase()
+        let db = TemporaryDirectory.database()
         defer { db.remove() }
         // Two fetches 4 s apart: the resize comes while the demo waits, so only SIGWINCH redraws.
         let run = try PseudoTerminalRun(["demo", "--db", db.path, "--ticks", "2", "--interval", "4", "--seed", "5"], rows: 40, columns: 100)
@@ -175,7 +176,7 @@ struct DemoScreenTests {
 
     @Test(arguments: [(["--log"], "xterm"), ([], "dumb")])
     func withLogOrADumbTerminalItPrintsTheLog(_ extra: [String], _ term: String) throws {
-        let db = TemporaryDatabase()
+        let db = TemporaryDirectory.database()
         defer { db.remove() }
         let run = try PseudoTerminalRun(["demo", "--db", db.path, "--ticks", "3", "--interval", "0.2", "--seed", "3"] + extra,
                                         rows: 24, columns: 80, environment: ["TERM": term])

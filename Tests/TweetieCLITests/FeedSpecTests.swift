@@ -1,17 +1,17 @@
 import Foundation
 import Testing
 @testable import TweetieSync
+import TweetieTestSupport
 
 /// The feed as `schemas/tweetie-feed.schema.json`, the README and `feed --help` specify it
 /// (version 2): every emitted message is checked against the schema's rules and the six points
 /// the schema states in words.
 @Suite("tweetie-db feed follows its published spec")
 struct FeedSpecTests {
-    static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     static let now = "2018-12-12T00:00:00Z"
 
     static func checker() throws -> JSONSchemaChecker {
-        try JSONSchemaChecker(schema: Data(contentsOf: repository.appendingPathComponent("schemas/tweetie-feed.schema.json")))
+        try JSONSchemaChecker(schema: Data(contentsOf: Repository.root.appendingPathComponent("schemas/tweetie-feed.schema.json")))
     }
 
     /// A renderer that checks every message it applies against the spec.
@@ -58,12 +58,12 @@ struct FeedSpecTests {
         #expect(Set(rows.map(\.id)).count == rows.count, "row ids are unique")
     }
 
-    static func lastSequence(_ db: TemporaryDatabase) throws -> UInt64 {
+    static func lastSequence(_ db: TemporaryDirectory) throws -> UInt64 {
         let stats = try RecordJSON.decoder().decode(StoreStatistics.self, from: try CLI.run(["stats", "--db", db.path, "--format", "json"]).stdout)
         return stats.changeLogLast ?? 0
     }
 
-    static func follow<Row>(_ process: RunningCLI, _ renderer: inout Renderer<Row>, until sequence: UInt64) throws {
+    static func follow<Row>(_ process: RunningProcess, _ renderer: inout Renderer<Row>, until sequence: UInt64) throws {
         while renderer.state.sequence < sequence {
             guard let line = try process.nextLine(timeout: 30) else { Issue.record("the feed ended"); return }
             try renderer.apply(line)
@@ -72,7 +72,7 @@ struct FeedSpecTests {
 
     @Test(arguments: [["list", "--sections", "day"], ["list", "--sections", "none", "--no-moves"], ["person", "mayalindqvist", "--sections", "day"]])
     func everyMessageFollowsTheSchemaAndTheRules(feed: [String]) throws {
-        let db = TemporaryDatabase()
+        let db = TemporaryDirectory.database()
         defer { db.remove() }
         #expect(try CLI.run(["sync", "--simulated", "--seed", "5", "--ticks", "2", "--db", db.path]).status == 0)
         let follower = try CLI.start(["feed"] + feed + ["--follow", "--now", Self.now, "--db", db.path])
@@ -82,7 +82,7 @@ struct FeedSpecTests {
         #expect(renderer.messages.first?.reason == "initial")
         #expect(try CLI.run(["sync", "--simulated", "--seed", "5", "--ticks", "30", "--db", db.path]).status == 0)
         let newest = renderer.state.sections.first?.rows.prefix(2).map { "\($0.id)" } ?? []
-        #expect(try CLI.run(["tweets", "delete"] + newest + ["--db", db.path]).status == 0)
+        #expect(try CLI.run(["tweets", "delete", "--force"] + newest + ["--db", db.path]).status == 0)
         try Self.follow(follower, &renderer, until: try Self.lastSequence(db))
         Self.checkOrder(renderer.state.sections, day: feed.contains("day"))
         if feed.contains("day") && feed[0] == "list" {
@@ -95,7 +95,7 @@ struct FeedSpecTests {
     }
 
     @Test func thePeopleFeedIsOneSectionByUsername() throws {
-        let db = TemporaryDatabase()
+        let db = TemporaryDirectory.database()
         defer { db.remove() }
         #expect(try CLI.run(["sync", "--api-cache", ProjectFixtureCLI.cache, "--db", db.path]).status == 0)
         let people = try CLI.run(["feed", "people", "--db", db.path])
@@ -113,11 +113,12 @@ struct FeedSpecTests {
     /// the last rows leave by a section deletion.
     @Test(arguments: ["day", "none"])
     func theEmptyFeedGrowsAndShrinksBySections(sections: String) throws {
-        let db = TemporaryDatabase()
+        let db = TemporaryDirectory.database()
         defer { db.remove() }
         #expect(try CLI.run(["sync", "--simulated", "--seed", "2018", "--ticks", "0", "--db", db.path]).status == 0)
         // A cache serving the fixtures' newest page for another list.
-        let cache = try TemporaryFolder()
+        let cache = TemporaryDirectory("cli")
+        defer { cache.remove() }
         try FileManager.default.createDirectory(at: cache.url.appendingPathComponent("lists"), withIntermediateDirectories: true)
         try FileManager.default.copyItem(
             at: URL(fileURLWithPath: ProjectFixtureCLI.cache).appendingPathComponent("lists/statuses.json-owner_screen_name-icanzilb-slug-RxSwift"),
@@ -136,7 +137,7 @@ struct FeedSpecTests {
         #expect(renderer.state.sections.flatMap(\.rows).count == 20)
         if sections == "none" { #expect(growth.first?.sectionInsertions?.first?.section.key == "all") }
         let ids = renderer.state.sections.flatMap(\.rows).map { "\($0.id)" }
-        #expect(try CLI.run(["tweets", "delete"] + ids + ["--db", db.path]).status == 0)
+        #expect(try CLI.run(["tweets", "delete", "--force"] + ids + ["--db", db.path]).status == 0)
         try Self.follow(follower, &renderer, until: try Self.lastSequence(db))
         #expect(renderer.state.sections.isEmpty)
         #expect(renderer.messages.last.map { !($0.sectionDeletions ?? []).isEmpty && ($0.rowDeletions ?? []).isEmpty } == true)
@@ -144,7 +145,7 @@ struct FeedSpecTests {
 
     /// Point 4: the same `--now` gives the same rows; another `--now` other relative times.
     @Test func relativeTimesDependOnNow() throws {
-        let db = TemporaryDatabase()
+        let db = TemporaryDirectory.database()
         defer { db.remove() }
         #expect(try CLI.run(["sync", "--simulated", "--seed", "3", "--ticks", "3", "--db", db.path]).status == 0)
         func snapshot(_ now: String) throws -> (String, [TimelineRow]) {
@@ -176,7 +177,7 @@ struct FeedSpecTests {
     /// Point 6: ids above 2^53 stay exact for a reader whose numbers are doubles, and version-1
     /// messages (numeric ids, no version) fail the schema and the reference renderer.
     @Test func rowIdsAreExactDecimalStringsAndVersion1IsRefused() throws {
-        let db = TemporaryDatabase()
+        let db = TemporaryDirectory.database()
         defer { db.remove() }
         #expect(try CLI.run(["sync", "--api-cache", ProjectFixtureCLI.cache, "--db", db.path]).status == 0)
         let line = String(try CLI.run(["feed", "list", "--once", "--now", Self.now, "--db", db.path]).output.split(separator: "\n")[0])
@@ -204,11 +205,4 @@ struct FeedSpecTests {
             try state.apply(try RecordJSON.decoder().decode(FeedMessage<TimelineRow>.self, from: Data(version1.utf8)))
         }
     }
-}
-
-/// A fresh folder under the system's temporary directory, removed on deinit.
-final class TemporaryFolder {
-    let url = FileManager.default.temporaryDirectory.appendingPathComponent("tweetie-cli-\(UUID().uuidString)")
-    init() throws { try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true) }
-    deinit { try? FileManager.default.removeItem(at: url) }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TweetieSync
+import TweetieTestSupport
 
 /// Issue 21: output into devices, FIFOs, symlinks and full disks; interrupted exports and
 /// backups; permissions under `umask 000`; hostile paths and import input.
@@ -27,18 +28,7 @@ struct HostileEnvironmentCLITests {
 
     /// Runs a shell command line; `$0` is the tweetie-db executable.
     static func shell(_ script: String) throws -> CLI.Result {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = ["-c", script, CLI.executable.path]
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        let collector = OutputCollector(out: out, err: err)
-        process.waitUntilExit()
-        let (stdout, stderr) = collector.finish()
-        return CLI.Result(status: process.terminationStatus, stdout: stdout, stderr: String(decoding: stderr, as: UTF8.self))
+        try ChildProcess.run(URL(fileURLWithPath: "/bin/sh"), ["-c", script, CLI.executable.path])
     }
 
     static func fileType(_ path: String) -> mode_t? {
@@ -47,8 +37,8 @@ struct HostileEnvironmentCLITests {
     }
 
     /// A database with tweets, users and list memberships, from the simulated source.
-    static func synced() throws -> TemporaryDatabase {
-        let db = TemporaryDatabase()
+    static func synced() throws -> TemporaryDirectory {
+        let db = TemporaryDirectory.database()
         let result = try CLI.run(["sync", "--simulated", "--db", db.path, "--format", "json"])
         #expect(result.status == 0, "\(result.stderr)")
         return db
@@ -245,7 +235,7 @@ struct HostileEnvironmentCLITests {
             let file = "\(base)/\(destination)/data.mdb"
             let mode = try FileManager.default.attributesOfItem(atPath: file)[.posixPermissions] as? Int
             #expect(mode == 0o600, "\(destination): \(String(mode ?? 0, radix: 8))")
-            let read = try Self.shell("setpriv --reuid=\(user.uid) --regid=\(user.gid) --clear-groups cat '\(file)' > /dev/null")
+            let read = try Self.shell("\(user.setpriv.joined(separator: " ")) cat '\(file)' > /dev/null")
             #expect(read.status != 0, "tweetie-test read \(file)")
         }
         let directoryMode = try FileManager.default.attributesOfItem(atPath: "\(base)/new")[.posixPermissions] as? Int
@@ -272,7 +262,7 @@ struct HostileEnvironmentCLITests {
         #expect(help.status != 0 && help.stderr.contains("cannot write to standard output"), "\(help.stderr)")
     }
 
-    func firstTweetID(_ db: TemporaryDatabase) throws -> Int64 {
+    func firstTweetID(_ db: TemporaryDirectory) throws -> Int64 {
         let line = try CLI.run(["tweets", "list", "--limit", "1", "--format", "ndjson", "--db", db.path]).stdout
         return try RecordJSON.decoder().decode(Tweet.self, from: line).id
     }
@@ -280,7 +270,7 @@ struct HostileEnvironmentCLITests {
     // MARK: Item 15: paths
 
     @Test func hostilePathsGetClearErrorsAndCreateNothing() throws {
-        let base = TemporaryDatabase()
+        let base = TemporaryDirectory.database()
         try FileManager.default.createDirectory(atPath: base.path, withIntermediateDirectories: true)
         defer { base.remove() }
         // Invalid UTF-8: refused, not silently a directory named with U+FFFD.

@@ -3,6 +3,7 @@ import Testing
 #if canImport(Glibc)
 import Glibc
 #endif
+import TweetieTestSupport
 
 /// `tweetie-db` where the environment is hostile (issue 21, items 2–4, 8, 9 and 11): empty and
 /// incomplete data files, full disks, read-only mounts and files, other users' databases and
@@ -14,7 +15,7 @@ struct HostileStorageCLITests {
     // MARK: Item 2 and 4: empty and incomplete data files
 
     @Test func readCommandsRefuseAnEmptyDataFileAndCreateNothing() throws {
-        let db = TemporaryDatabase()
+        let db = TemporaryDirectory.database()
         defer { db.remove() }
         try FileManager.default.createDirectory(atPath: db.path, withIntermediateDirectories: true)
         FileManager.default.createFile(atPath: db.path + "/data.mdb", contents: Data())
@@ -117,10 +118,10 @@ struct HostileStorageCLITests {
     @Test func immutableFilesAreReadReadOnly() throws {
         let db = try StoreCommandsTests.seeded(20)
         defer {
-            _ = Shell.run("/usr/bin/chattr", ["-i", db.path + "/data.mdb", db.path + "/lock.mdb"])
+            _ = ChildProcess.status("/usr/bin/chattr", ["-i", db.path + "/data.mdb", db.path + "/lock.mdb"])
             db.remove()
         }
-        guard Shell.run("/usr/bin/chattr", ["+i", db.path + "/data.mdb", db.path + "/lock.mdb"]) == 0 else {
+        guard ChildProcess.status("/usr/bin/chattr", ["+i", db.path + "/data.mdb", db.path + "/lock.mdb"]) == 0 else {
             print("skipped: chattr +i is not supported here")
             return
         }
@@ -163,7 +164,7 @@ struct HostileStorageCLITests {
 
     @Test func rootReadingAUsersDatabaseLeavesItsFilesToThatUser() throws {
         guard let user = try TestUser.prepare() else { return }
-        let db = TemporaryDatabase()
+        let db = TemporaryDirectory.database()
         defer { db.remove() }
         try FileManager.default.createDirectory(atPath: db.path, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         chown(db.path, user.uid, user.gid)
@@ -217,20 +218,8 @@ extension CLI.Result {
     var crashed: Bool { signal != nil || stderr.contains("Backtrac") || stderr.contains("Fatal error") }
 }
 
-/// Runs programs for the tests: a command's exit status, or `tweetie-db` under shell limits.
+/// Runs `tweetie-db` under shell limits.
 enum Shell {
-    @discardableResult
-    static func run(_ executable: String, _ arguments: [String]) -> Int32 {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        guard (try? process.run()) != nil else { return -1 }
-        process.waitUntilExit()
-        return process.terminationStatus
-    }
-
     /// Runs `tweetie-db arguments…` (through the shell, so that a death by signal shows in the status).
     static func cli(_ arguments: [String]) throws -> CLI.Result { try cli(arguments, limits: ":") }
 
@@ -242,69 +231,9 @@ enum Shell {
     }
 }
 
-/// The unprivileged `tweetie-test` user (created when missing); `nil`, with a message, when the
-/// tests do not run as root.
-struct TestUser {
-    let uid: uid_t
-    let gid: gid_t
-
-    static func prepare() throws -> TestUser? {
-        guard geteuid() == 0 else {
-            print("skipped: dropping privileges needs root")
-            return nil
-        }
-        if getpwnam("tweetie-test") == nil { Shell.run("/usr/sbin/useradd", ["-M", "-r", "tweetie-test"]) }
-        guard let entry = getpwnam("tweetie-test") else {
-            print("skipped: cannot create the user tweetie-test")
-            return nil
-        }
-        return TestUser(uid: entry.pointee.pw_uid, gid: entry.pointee.pw_gid)
-    }
-
+extension TestUser {
     /// Runs `tweetie-db arguments…` as this user.
     func run(_ arguments: [String]) throws -> CLI.Result {
-        try Shell.cli(arguments, limits: "cd /", prefix: ["/usr/bin/setpriv", "--reuid=\(uid)", "--regid=\(gid)", "--clear-groups"])
-    }
-}
-
-/// A small tmpfs mounted for one test, with a filler file to make it full; `nil`, with a message,
-/// where mounting is not possible.
-struct SmallDisk {
-    let path: String
-
-    init?(kibibytes: Int) throws {
-        path = FileManager.default.temporaryDirectory.appendingPathComponent("tweetie-disk-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-        guard mount("tmpfs", path, "tmpfs", 0, "size=\(kibibytes)k,mode=0755") == 0 else {
-            print("skipped: cannot mount a tmpfs (\(String(cString: strerror(errno))))")
-            try? FileManager.default.removeItem(atPath: path)
-            return nil
-        }
-    }
-
-    func remount(readOnly: Bool) -> Bool {
-        mount("tmpfs", path, "tmpfs", UInt(MS_REMOUNT) | (readOnly ? UInt(MS_RDONLY) : 0), nil) == 0
-    }
-
-    /// Grows the filler until at most `free` bytes (rounded up to pages) are left.
-    func fill(leaving free: Int) {
-        let fd = open(path + "/filler", O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { return }
-        defer { close(fd) }
-        let chunk = [UInt8](repeating: 0x5A, count: 65_536)
-        var size = chunk.count
-        while size > 0 {
-            if chunk.withUnsafeBytes({ write(fd, $0.baseAddress!, size) }) < 0 { size /= 2 }
-        }
-        var status = stat()
-        guard fstat(fd, &status) == 0 else { return }
-        _ = ftruncate(fd, max(0, status.st_size - off_t((free + 4095) / 4096 * 4096)))
-    }
-
-    func emptyFiller() { unlink(path + "/filler") }
-
-    func remove() {
-        _ = umount2(path, Int32(MNT_DETACH))
-        try? FileManager.default.removeItem(atPath: path)
+        try Shell.cli(arguments, limits: "cd /", prefix: setpriv)
     }
 }

@@ -2,6 +2,7 @@ import Foundation
 import Synchronization
 import Testing
 import TweetieSync
+import TweetieTestSupport
 
 /// `tweetie-db import` past the 64 MiB initial map (issue 19), concurrently (issue 21.14), and
 /// its `--max-line-bytes` bound (issue 21.12).
@@ -9,10 +10,10 @@ import TweetieSync
 struct ImportCommandTests {
     /// A database holding tweets `ids`, each with `textBytes` of text: 1,700 of 40 KB are about
     /// 68 MB of NDJSON and 76 MB of records, more than the CLI's 64 MiB initial map.
-    static func bigTweets(_ ids: ClosedRange<Int64>, textBytes: Int = 40_000) throws -> TemporaryDatabase {
-        let db = TemporaryDatabase()
+    static func bigTweets(_ ids: ClosedRange<Int64>, textBytes: Int = 40_000) throws -> TemporaryDirectory {
+        let db = TemporaryDirectory.database()
         var configuration = StoreConfiguration()
-        configuration.environment.durability = .noSync
+        configuration.durability = .noSync
         let store = try TweetieDatabase.open(at: db.path, configuration: configuration)
         defer { store.close() }
         let filler = String(repeating: "0123456789abcdef", count: textBytes / 16)
@@ -25,7 +26,7 @@ struct ImportCommandTests {
         return db
     }
 
-    static func export(_ db: TemporaryDatabase) throws -> Data {
+    static func export(_ db: TemporaryDirectory) throws -> Data {
         let result = try CLI.run(["export", "--db", db.path])
         #expect(result.status == 0, "\(result.stderr)")
         return result.stdout
@@ -36,7 +37,7 @@ struct ImportCommandTests {
         defer { source.remove() }
         let first = try Self.export(source)
         #expect(first.count > 64 << 20, "the export must outgrow the 64 MiB initial map")
-        let copy = TemporaryDatabase()
+        let copy = TemporaryDirectory.database()
         defer { copy.remove() }
         let imported = try CLI.run(["import", "-", "--db", copy.path], stdin: first, timeout: 300)
         #expect(imported.status == 0, "\(imported.stderr)")
@@ -54,7 +55,7 @@ struct ImportCommandTests {
         defer { try? FileManager.default.removeItem(atPath: file) }
         try Self.export(left).write(to: URL(fileURLWithPath: file))
         let piped = try Self.export(right)
-        let target = TemporaryDatabase()
+        let target = TemporaryDirectory.database()
         defer { target.remove() }
         let collected = Mutex<[Int: CLI.Result]>([:])
         DispatchQueue.concurrentPerform(iterations: 2) { index in
@@ -78,10 +79,10 @@ struct ImportCommandTests {
         let source = try StoreCommandsTests.seeded(30)
         defer { source.remove() }
         let export = try Self.export(source)
-        let spool = TemporaryDatabase()
+        let spool = TemporaryDirectory.database()
         try FileManager.default.createDirectory(atPath: spool.path, withIntermediateDirectories: true)
         defer { spool.remove() }
-        let copy = TemporaryDatabase()
+        let copy = TemporaryDirectory.database()
         defer { copy.remove() }
         let imported = try CLI.run(["import", "-", "--db", copy.path], stdin: export, environment: ["TMPDIR": spool.path])
         #expect(imported.status == 0, "\(imported.stderr)")
@@ -89,7 +90,7 @@ struct ImportCommandTests {
         #expect(try Self.export(copy) == export)
         // A TMPDIR that cannot take the copy: a clear error before anything is written.
         let missing = spool.path + "/missing"
-        let refused = try CLI.run(["import", "-", "--db", copy.path, "--mode", "replace"], stdin: export, environment: ["TMPDIR": missing])
+        let refused = try CLI.run(["import", "-", "--db", copy.path, "--mode", "replace", "--force"], stdin: export, environment: ["TMPDIR": missing])
         #expect(refused.status != 0)
         #expect(refused.stderr.contains("cannot create a temporary file in \(missing)") && refused.stderr.contains("set TMPDIR"), "\(refused.stderr)")
         #expect(refused.stderr.contains("the database was not changed"), "\(refused.stderr)")
@@ -98,7 +99,7 @@ struct ImportCommandTests {
 
     @Test(arguments: ["0", "1023", "1073741825", "9223372036854775807"])
     func anOutOfRangeMaxLineBytesIsRefusedWithItsRange(value: String) throws {
-        let db = TemporaryDatabase()
+        let db = TemporaryDirectory.database()
         defer { db.remove() }
         let result = try CLI.run(["import", "-", "--db", db.path, "--max-line-bytes", value], stdin: Data())
         #expect(result.status == 64, "\(result.status): \(result.stderr)")
@@ -120,7 +121,7 @@ struct ImportCommandTests {
         let file = source.path + ".ndjson"
         defer { try? FileManager.default.removeItem(atPath: file) }
         try export.write(to: URL(fileURLWithPath: file))
-        let db = TemporaryDatabase()
+        let db = TemporaryDirectory.database()
         defer { db.remove() }
         let script = "ulimit -v 1000000 && exec \"$0\" import \"$1\" --db \"$2\" --max-line-bytes 1073741824"
         let process = Process()
@@ -141,7 +142,7 @@ struct ImportCommandTests {
     @Test(.enabled(if: ProcessInfo.processInfo.environment["TWEETIE_BIG_IMPORT"] == "1",
                    "set TWEETIE_BIG_IMPORT=1 to run the 1M-record export → import → export round trip"))
     func aMillionRecordsRoundTripFromAFileAndFromStandardInput() throws {
-        let source = TemporaryDatabase()
+        let source = TemporaryDirectory.database()
         defer { source.remove() }
         let bench = try CLI.run(["bench", "writes", "--db", source.path, "--records", "1000000", "--batch", "100000",
                                  "--durability", "no-sync", "--format", "json"], timeout: 3_600)
@@ -151,7 +152,7 @@ struct ImportCommandTests {
         defer { try? FileManager.default.removeItem(atPath: file) }
         try first.write(to: URL(fileURLWithPath: file))
         for viaStandardInput in [false, true] {
-            let copy = TemporaryDatabase()
+            let copy = TemporaryDirectory.database()
             defer { copy.remove() }
             let imported = viaStandardInput
                 ? try CLI.run(["import", "-", "--db", copy.path], stdin: first, timeout: 3_600)

@@ -1,6 +1,8 @@
 import Foundation
 import Testing
+@testable import tweetie_db
 @testable import TweetieSync
+import TweetieTestSupport
 
 @Suite("tweetie-db sync, feed and demo")
 struct LiveCommandsTests {
@@ -13,7 +15,7 @@ struct LiveCommandsTests {
 
     @Test(.enabled(if: fixtures != nil, "real captures not used: TWEETIE_FIXTURES does not name an existing folder (make test sets it when ../shared/fixtures/twitter-api-v1.1 exists)"))
     func syncFromTheCapturedAPICacheStoresEverything() throws {
-        let db = TemporaryDatabase()
+        let db = TemporaryDirectory.database()
         defer { db.remove() }
         let result = try CLI.run(["sync", "--api-cache", Self.fixtures!, "--db", db.path, "--format", "json"])
         #expect(result.status == 0, "\(result.stderr)")
@@ -41,7 +43,7 @@ struct LiveCommandsTests {
     }
 
     /// Reads the follow process's lines and applies them, until the state reaches `sequence`.
-    static func follow<Row>(_ process: RunningCLI, into state: inout FeedState<Row>, until sequence: UInt64) throws {
+    static func follow<Row>(_ process: RunningProcess, into state: inout FeedState<Row>, until sequence: UInt64) throws {
         while state.sequence < sequence {
             guard let line = try process.nextLine(timeout: 30) else { break }
             try state.apply(try RecordJSON.decoder().decode(FeedMessage<Row>.self, from: Data(line.utf8)))
@@ -50,7 +52,7 @@ struct LiveCommandsTests {
 
     @Test(arguments: [["--sections", "day"], ["--sections", "none", "--no-moves"]])
     func feedFollowAppliesChangesFromAnotherProcessToExactlyWhatFeedOncePrints(options: [String]) throws {
-        let db = TemporaryDatabase()
+        let db = TemporaryDirectory.database()
         defer { db.remove() }
         #expect(try CLI.run(["sync", "--simulated", "--seed", "5", "--ticks", "2", "--db", db.path]).status == 0)
         let now = "2018-12-12T00:00:00Z"
@@ -62,7 +64,7 @@ struct LiveCommandsTests {
         // Another process writes: more simulated steps (inserts, edits, deletes), then a delete.
         #expect(try CLI.run(["sync", "--simulated", "--seed", "5", "--ticks", "25", "--db", db.path]).status == 0)
         let victim = state.sections[0].rows[0].id
-        #expect(try CLI.run(["tweets", "delete", "\(victim)", "--db", db.path]).status == 0)
+        #expect(try CLI.run(["tweets", "delete", "--force", "\(victim)", "--db", db.path]).status == 0)
         let stats = try RecordJSON.decoder().decode(StoreStatistics.self, from: try CLI.run(["stats", "--db", db.path, "--format", "json"]).stdout)
         try Self.follow(follower, into: &state, until: stats.changeLogLast ?? 0)
         let once = try CLI.run(["feed", "list", "--once", "--now", now, "--db", db.path] + options)
@@ -73,14 +75,14 @@ struct LiveCommandsTests {
     }
 
     @Test func anotherProcessesCommitsReachAnInProcessObserver() async throws {
-        let db = TemporaryDatabase()
+        let db = TemporaryDirectory.database()
         defer { db.remove() }
         #expect(try CLI.run(["sync", "--simulated", "--seed", "9", "--ticks", "1", "--db", db.path]).status == 0)
         let store = try TweetieDatabase.open(at: db.path)
         defer { store.close() }
         let query = TimelineTarget.list(ListIdentifier(username: "icanzilb", slug: "RxSwift")).storedTweets
-        let iterator = UncheckedIterator(store.observe(query).makeAsyncIterator())
-        var current = try await iterator.next()
+        let iterator = UncheckedBox(store.observe(query).makeAsyncIterator())
+        var current = try await ObservationEnded.unwrap(iterator.value.next())
         // The child process writes while this process observes.
         let writer = Task.detached { try CLI.run(["sync", "--simulated", "--seed", "9", "--ticks", "20", "--db", db.path]) }
         var changes = 0
@@ -89,16 +91,16 @@ struct LiveCommandsTests {
             if !writerDone {
                 // Only the 10 ms poll may time out here; a writer that failed to run fails the test now.
                 do {
-                    let finished = try await withTimeout(0.01) { try await writer.value }
+                    let finished = try await withTimeout("the writer (a 10 ms poll)", seconds: 0.01) { try await writer.value }
                     #expect(finished.status == 0, "\(finished.stderr)")
                     writerDone = true
-                } catch let timeout as CLITimeout where timeout.arguments == CLITimeout.pollArguments {
+                } catch is TimedOut {
                     // The writer is still running.
                 }
             }
             let last = try await store.read { try $0.lastChangeSequence() }
             if writerDone && current.sequence == last { break }
-            let next = try await withTimeout(30) { try await iterator.next() }
+            let next = try await withTimeout("the next change", seconds: 30) { try await ObservationEnded.unwrap(iterator.value.next()) }
             let old = Array(current.results), new = Array(next.results)
             #expect(next.changeset.apply(to: old) { new[$0] } == new)
             current = next
@@ -109,7 +111,7 @@ struct LiveCommandsTests {
     }
 
     @Test func demoRunsAndReportsExactChangesets() throws {
-        let db = TemporaryDatabase()
+        let db = TemporaryDirectory.database()
         defer { db.remove() }
         let result = try CLI.run(["demo", "--db", db.path, "--ticks", "15", "--interval", "0", "--seed", "3"])
         #expect(result.status == 0, "\(result.stderr)")
@@ -122,34 +124,10 @@ struct LiveCommandsTests {
     }
 }
 
-/// Holds an async iterator across awaits in a test (used serially).
-final class UncheckedIterator<R: Record>: @unchecked Sendable {
-    var base: QueryObservation<R>.Iterator
-    init(_ base: QueryObservation<R>.Iterator) { self.base = base }
-    func next() async throws -> QueryChange<R> {
-        guard let value = try await base.next() else { throw CLITimeout(arguments: ["observation ended"]) }
-        return value
-    }
-}
-
-/// Runs `body`, throwing if it takes longer than `seconds` (a hang guard).
-func withTimeout<T: Sendable>(_ seconds: Double, _ body: @escaping @Sendable () async throws -> T) async throws -> T {
-    try await withThrowingTaskGroup(of: T.self) { group in
-        group.addTask { try await body() }
-        group.addTask {
-            try await Task.sleep(nanoseconds: UInt64(seconds * 1e9))
-            throw CLITimeout(arguments: CLITimeout.pollArguments)
-        }
-        let first = try await group.next()!
-        group.cancelAll()
-        return first
-    }
-}
-
 @Suite("tweetie-db person feed and read benchmark")
 struct MoreCommandsTests {
     @Test func personFeedAndReadBenchmark() throws {
-        let db = TemporaryDatabase()
+        let db = TemporaryDirectory.database()
         defer { db.remove() }
         #expect(try CLI.run(["bench", "writes", "--db", db.path, "--records", "90", "--batch", "30", "--durability", "no-sync"]).status == 0)
         let feed = try CLI.run(["feed", "person", "author4", "--db", db.path, "--now", "2018-12-12T00:00:00Z"])

@@ -2,23 +2,24 @@ import Dispatch
 import Foundation
 import Testing
 @testable import TweetieSync
+import TweetieTestSupport
 
 @Suite("tweetie-db --max-readers")
 struct MaxReadersCLITests {
     /// Creates a database of `ticks` simulated steps whose lock file has 4 reader slots (the first
     /// process to open a database sizes lock.mdb), and opens it in this process.
-    static func openWithFourSlots(_ db: TemporaryDatabase, ticks: Int) throws -> Store {
+    static func openWithFourSlots(_ db: TemporaryDirectory, ticks: Int) throws -> Store {
         let created = try CLI.run(["sync", "--simulated", "--seed", "3", "--ticks", "\(ticks)", "--max-readers", "4", "--db", db.path])
         #expect(created.status == 0, "\(created.stderr)")
         var configuration = StoreConfiguration()
-        configuration.environment.maxReaders = 4
+        configuration.maxReaders = 4
         return try TweetieDatabase.open(at: db.path, configuration: configuration)
     }
 
     /// More concurrent readers than the database's reader slots: commands fail saying what to do
     /// from the command line, and work again once the readers are gone.
     @Test func aFullReaderTableSaysToUseMaxReaders() throws {
-        let db = TemporaryDatabase()
+        let db = TemporaryDirectory.database()
         defer { db.remove() }
         let store = try Self.openWithFourSlots(db, ticks: 1)
         defer { store.close() }
@@ -55,7 +56,7 @@ struct MaxReadersCLITests {
     /// commands fail saying what to do; once those processes are killed, their slots are
     /// reclaimed (`mdb_reader_check` when a process opens the database).
     @Test func slotsOfKilledReadersAreReclaimed() throws {
-        let db = TemporaryDatabase()
+        let db = TemporaryDirectory.database()
         defer { db.remove() }
         // Enough tweets that an export blocks on a full pipe while its read transaction is open.
         let store = try Self.openWithFourSlots(db, ticks: 300)

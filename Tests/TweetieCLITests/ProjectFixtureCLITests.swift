@@ -1,11 +1,11 @@
 import Foundation
 import Testing
 @testable import TweetieSync
+import TweetieTestSupport
 
 /// The project's own API cache (Tests/Fixtures/APICache) through the CLI.
 enum ProjectFixtureCLI {
-    static let cache = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("Fixtures/APICache").path
+    static let cache = Repository.fixtures.appendingPathComponent("APICache").path
 
     /// Every file below `root`, relative to it, sorted.
     static func files(in root: String) throws -> [String] {
@@ -19,7 +19,7 @@ enum ProjectFixtureCLI {
 @Suite("tweetie-db sync with the project's API cache")
 struct ProjectFixtureCLITests {
     @Test func syncFromTheProjectsAPICacheStoresEverythingOnce() throws {
-        let db = TemporaryDatabase()
+        let db = TemporaryDirectory.database()
         defer { db.remove() }
         let result = try CLI.run(["sync", "--api-cache", ProjectFixtureCLI.cache, "--db", db.path, "--format", "json"])
         #expect(result.status == 0, "\(result.stderr)")
@@ -38,9 +38,10 @@ struct ProjectFixtureCLITests {
 
     /// The command in Tests/Fixtures/README.md gives exactly the committed fixtures.
     @Test func theDocumentedCommandRecordsExactlyTheFixtures() throws {
-        let db = TemporaryDatabase()
+        let db = TemporaryDirectory.database()
         defer { db.remove() }
-        let out = try TemporaryFolder()
+        let out = TemporaryDirectory("cli")
+        defer { out.remove() }
         let cache = out.url.appendingPathComponent("APICache").path
         let result = try CLI.run(["sync", "--simulated", "--seed", "2018", "--ticks", "6", "--record-api-cache", cache, "--db", db.path])
         #expect(result.status == 0, "\(result.stderr)")
@@ -54,9 +55,10 @@ struct ProjectFixtureCLITests {
     /// Replaying the cache while recording writes back what it read: the newest page, the
     /// members and the user timelines, byte for byte.
     @Test func recordingAReplayWritesTheSameFiles() throws {
-        let db = TemporaryDatabase()
+        let db = TemporaryDirectory.database()
         defer { db.remove() }
-        let out = try TemporaryFolder()
+        let out = TemporaryDirectory("cli")
+        defer { out.remove() }
         let result = try CLI.run(["sync", "--api-cache", ProjectFixtureCLI.cache, "--record-api-cache", out.url.path, "--db", db.path])
         #expect(result.status == 0, "\(result.stderr)")
         let files = try ProjectFixtureCLI.files(in: out.url.path)
@@ -69,9 +71,10 @@ struct ProjectFixtureCLITests {
     }
 
     @Test func anUnwritableRecordingDirectoryIsAClearError() throws {
-        let db = TemporaryDatabase()
+        let db = TemporaryDirectory.database()
         defer { db.remove() }
-        let out = try TemporaryFolder()
+        let out = TemporaryDirectory("cli")
+        defer { out.remove() }
         // A regular file where the cache's "lists" folder must go.
         try Data("x".utf8).write(to: out.url.appendingPathComponent("lists"))
         let result = try CLI.run(["sync", "--simulated", "--ticks", "0", "--record-api-cache", out.url.path, "--db", db.path])
@@ -80,9 +83,10 @@ struct ProjectFixtureCLITests {
     }
 
     @Test func anAPICacheFIFOIsAClearErrorNotAHang() throws {
-        let db = TemporaryDatabase()
+        let db = TemporaryDirectory.database()
         defer { db.remove() }
-        let cache = try TemporaryFolder()
+        let cache = TemporaryDirectory("cli")
+        defer { cache.remove() }
         try FileManager.default.createDirectory(at: cache.url.appendingPathComponent("lists"), withIntermediateDirectories: true)
         #expect(mkfifo(cache.url.appendingPathComponent("lists/statuses.json-owner_screen_name-icanzilb-slug-RxSwift").path, 0o600) == 0)
         let result = try CLI.run(["sync", "--api-cache", cache.url.path, "--db", db.path], timeout: 60)

@@ -1,12 +1,15 @@
 import Foundation
 import Testing
+@testable import tweetie_db
 import TweetieSync
+import TweetieTestSupport
+@testable import TweetieDB
 
 @Suite("tweetie-db store commands")
 struct StoreCommandsTests {
     /// A database with `count` synthetic tweets, written by `bench writes --db`.
-    static func seeded(_ count: Int = 120) throws -> TemporaryDatabase {
-        let db = TemporaryDatabase()
+    static func seeded(_ count: Int = 120) throws -> TemporaryDirectory {
+        let db = TemporaryDirectory.database()
         let result = try CLI.run(["bench", "writes", "--db", db.path, "--records", "\(count)", "--batch", "\(min(40, count))", "--durability", "no-sync", "--format", "json"])
         #expect(result.status == 0, "\(result.stderr)")
         let report = try JSONDecoder().decode(WriteBenchmark.Result.self, from: result.stdout)
@@ -42,9 +45,9 @@ struct StoreCommandsTests {
         let missing = try CLI.run(["tweets", "show", "999", "--db", db.path])
         #expect(missing.status != 0 && missing.stderr.contains("no tweet with id 999"))
 
-        let refused = try CLI.run(["tweets", "delete", "1", "999", "--db", db.path])
+        let refused = try CLI.run(["tweets", "delete", "--force", "1", "999", "--db", db.path])
         #expect(refused.status != 0 && refused.stderr.contains("nothing was deleted"))
-        let deleted = try CLI.run(["tweets", "delete", "1", "2", "--db", db.path])
+        let deleted = try CLI.run(["tweets", "delete", "--force", "1", "2", "--db", db.path])
         #expect(deleted.status == 0)
         let after = try CLI.run(["stats", "--db", db.path, "--format", "json"])
         #expect(try RecordJSON.decoder().decode(StoreStatistics.self, from: after.stdout).collections.first { $0.name == "tweets" }?.records == 118)
@@ -59,7 +62,7 @@ struct StoreCommandsTests {
         defer { db.remove() }
         let first = try CLI.run(["export", "--db", db.path])
         #expect(first.status == 0)
-        let copy = TemporaryDatabase()
+        let copy = TemporaryDirectory.database()
         defer { copy.remove() }
         let imported = try CLI.run(["import", "-", "--db", copy.path], stdin: first.stdout)
         #expect(imported.status == 0, "\(imported.stderr)")
@@ -71,7 +74,7 @@ struct StoreCommandsTests {
         defer { try? FileManager.default.removeItem(atPath: file) }
         #expect(try CLI.run(["export", "--db", db.path, "--output", file]).status == 0)
         #expect(try Data(contentsOf: URL(fileURLWithPath: file)) == first.stdout)
-        let backup = TemporaryDatabase()
+        let backup = TemporaryDirectory.database()
         defer { backup.remove() }
         #expect(try CLI.run(["backup", backup.path, "--db", db.path]).status == 0)
         #expect(try CLI.run(["export", "--db", backup.path]).stdout == first.stdout)
@@ -94,7 +97,7 @@ struct StoreCommandsTests {
         let before = try CLI.run(["export", "--db", db.path]).stdout
         let header = "{\"collections\":[{\"count\":1,\"name\":\"users\",\"schemaVersion\":1}],\"format\":\"tweetie-db-export\",\"version\":1}\n"
         for mode in ["merge", "replace"] {
-            let result = try CLI.run(["import", "-", "--db", db.path, "--mode", mode], stdin: Data((header + body).utf8))
+            let result = try CLI.run(["import", "-", "--db", db.path, "--mode", mode, "--force"], stdin: Data((header + body).utf8))
             #expect(result.status != 0, "\(name)")
             #expect(result.stderr.contains(expected), "\(name): \(result.stderr)")
             #expect(result.stderr.contains("the database was not changed"), "\(name)")
@@ -111,7 +114,7 @@ struct StoreCommandsTests {
     @Test func databaseLocationErrorsAreClearSentences() throws {
         let missing = try CLI.run(["stats", "--db", "/nonexistent/tweetie"])
         #expect(missing.status != 0 && missing.stderr.contains("no database at /nonexistent/tweetie"))
-        let dir = TemporaryDatabase()
+        let dir = TemporaryDirectory.database()
         defer { dir.remove() }
         try FileManager.default.createDirectory(atPath: dir.path, withIntermediateDirectories: true)
         let empty = try CLI.run(["tweets", "--db", dir.path])

@@ -1,16 +1,14 @@
 import Foundation
 import Testing
+import TweetieTestSupport
 
 @Suite("tweetie-torture crash and stress (short versions)", .serialized)
 struct CrashSafetyTests {
-    static func temporaryPath(_ label: String) -> String {
-        FileManager.default.temporaryDirectory.appendingPathComponent("tweetie-torture-test-\(label)-\(UUID().uuidString)").path
-    }
-
     @Test(arguments: ["full", "no-meta-sync", "no-sync"])
     func killedWritersLoseNothingAcknowledged(durability: String) throws {
-        let db = Self.temporaryPath("crash")
-        defer { try? FileManager.default.removeItem(atPath: db) }
+        let dir = TemporaryDirectory("torture-crash", create: false)
+        let db = dir.path
+        defer { dir.remove() }
         let result = try Torture.run(["crash", "--trials", "15", "--durability", durability, "--seed", "\(durability.count)",
                                       "--db", db, "--fresh-every", "8", "--victim-percent", "30", "--format", "json"])
         let summary = try JSONDecoder().decode(CrashSummary.self, from: result.stdout)
@@ -42,8 +40,9 @@ struct CrashSafetyTests {
     }
 
     @Test func shortStressLosesNoUpdateAndObserversConverge() throws {
-        let db = Self.temporaryPath("stress")
-        defer { try? FileManager.default.removeItem(atPath: db) }
+        let dir = TemporaryDirectory("torture-stress", create: false)
+        let db = dir.path
+        defer { dir.remove() }
         // The default file-size bound (4× a compacted copy) applies: see RELIABILITY.md, "The file-size
         // bound". It depends on how long readers stay in their transactions, i.e. on speed: under a
         // sanitizer (make test-sanitize sets ASAN_OPTIONS / TSAN_OPTIONS) every process runs several
@@ -75,9 +74,10 @@ struct CrashSafetyTests {
     }
 
     @Test func stressRefusesAnExistingDatabase() throws {
-        let db = Self.temporaryPath("exists")
+        let dir = TemporaryDirectory("torture-exists", create: false)
+        let db = dir.path
         try FileManager.default.createDirectory(atPath: db, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: db) }
+        defer { dir.remove() }
         let result = try Torture.run(["stress", "--seconds", "1", "--db", db])
         #expect(result.status != 0)
         #expect(result.stderr.contains("already exists"))

@@ -54,7 +54,7 @@ do {
         for sync in GRDBPeer.Synchronous.allCases {
             grdbStats.append(("GRDB WAL synchronous=\(sync.rawValue)", try Suites.grdbSmallCommits(synchronous: sync, commits: count)))
         }
-        for durability in Durability.allCases {
+        for durability in StoreConfiguration.Durability.allCases {
             let stats = try Suites.tweetieSmallCommits(durability: durability, commits: count)
             let suite = "2. Small commits, .\(durability.rawValue)"
             let rate = 1e9 / stats.mean

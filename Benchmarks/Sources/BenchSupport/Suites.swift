@@ -205,7 +205,7 @@ public enum Suites {
     /// ```swift
     /// let stats = try Suites.tweetieSmallCommits(durability: .full, commits: 200)
     /// ```
-    public static func tweetieSmallCommits(durability: Durability, commits: Int, preload: Int = 10_000) throws -> LatencyStats {
+    public static func tweetieSmallCommits(durability: StoreConfiguration.Durability, commits: Int, preload: Int = 10_000) throws -> LatencyStats {
         let fixture = try TweetieFixture(durability: durability)
         defer { fixture.close() }
         try fixture.fill(count: preload)

@@ -37,10 +37,10 @@ public final class TweetieFixture: @unchecked Sendable {
     /// ```swift
     /// let configuration = TweetieFixture.configuration(durability: .full)
     /// ```
-    public static func configuration(durability: Durability) -> StoreConfiguration {
+    public static func configuration(durability: StoreConfiguration.Durability) -> StoreConfiguration {
         var configuration = StoreConfiguration()
-        configuration.environment.durability = durability
-        configuration.environment.mapSize = 16 << 30
+        configuration.durability = durability
+        configuration.mapSize = 16 << 30
         return configuration
     }
 
@@ -49,7 +49,7 @@ public final class TweetieFixture: @unchecked Sendable {
     /// ```swift
     /// let fixture = try TweetieFixture(durability: .full)
     /// ```
-    public init(durability: Durability = .full, path: String? = nil, seed: UInt64 = 0x5EED) throws {
+    public init(durability: StoreConfiguration.Durability = .full, path: String? = nil, seed: UInt64 = 0x5EED) throws {
         self.path = path ?? TemporaryPath.make("tweetie")
         generator = TweetGenerator(seed: seed)
         store = try Store.open(at: self.path, configuration: Self.configuration(durability: durability), collections: [Tweet.self])

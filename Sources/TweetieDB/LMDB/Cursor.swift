@@ -9,7 +9,7 @@
 /// var entry = try cursor.seek(atLeast: [0x10])
 /// while let (key, value) = entry { …; entry = try cursor.next() }
 /// ```
-public final class Cursor {
+@usableFromInline final class Cursor {
     let handle: LMDB.CursorHandle
     let context: TransactionContext
     let database: Database
@@ -28,7 +28,7 @@ public final class Cursor {
     /// ```swift
     /// if let (key, value) = try cursor.first() { print(Array(key), value.count) }
     /// ```
-    public typealias Entry = (key: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer)
+    @usableFromInline typealias Entry = (key: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer)
 
     /// Closes the cursor (`mdb_cursor_close`). Read cursors must be closed before their transaction
     /// ends; ``ReadableTransaction/forEach(in:range:reverse:_:)`` does it for you.
@@ -36,7 +36,7 @@ public final class Cursor {
     /// ```swift
     /// cursor.close()
     /// ```
-    public func close() {
+    @usableFromInline func close() {
         guard !isClosed else { return }
         isClosed = true
         // A write transaction frees its cursors when it ends; a read cursor must always be closed.
@@ -46,7 +46,7 @@ public final class Cursor {
     private func move(_ op: LMDB.CursorOperation, key: UnsafeRawBufferPointer? = nil) throws -> Entry? {
         try context.checkLive("mdb_cursor_get")
         guard !isClosed else {
-            throw DatabaseError(.invalidArgument, operation: "mdb_cursor_get", database: database.name, path: context.environment.path, message: "the cursor is closed")
+            throw StoreError(.invalidArgument, operation: "mdb_cursor_get", database: database.name, path: context.environment.path, message: "the cursor is closed")
         }
         let (code, k, v) = LMDB.cursorGet(handle, op, key: key)
         if code == LMDB.notFound { return nil }
@@ -59,32 +59,32 @@ public final class Cursor {
     /// ```swift
     /// let smallest = try cursor.first()
     /// ```
-    public func first() throws -> Entry? { try move(.first) }
+    @usableFromInline func first() throws -> Entry? { try move(.first) }
     /// Moves to the last (largest) key.
     ///
     /// ```swift
     /// let largest = try cursor.last()
     /// ```
-    public func last() throws -> Entry? { try move(.last) }
+    @usableFromInline func last() throws -> Entry? { try move(.last) }
     /// Moves to the next key.
     ///
     /// ```swift
     /// let following = try cursor.next()
     /// ```
-    public func next() throws -> Entry? { try move(.next) }
+    @usableFromInline func next() throws -> Entry? { try move(.next) }
     /// Moves to the previous key.
     ///
     /// ```swift
     /// let preceding = try cursor.previous()
     /// ```
-    public func previous() throws -> Entry? { try move(.previous) }
+    @usableFromInline func previous() throws -> Entry? { try move(.previous) }
 
     /// Moves to the first key greater than or equal to `key` (`MDB_SET_RANGE`).
     ///
     /// ```swift
     /// let entry = try cursor.seek(atLeast: [0x00, 0x10])
     /// ```
-    public func seek(atLeast key: [UInt8]) throws -> Entry? {
+    @usableFromInline func seek(atLeast key: [UInt8]) throws -> Entry? {
         try key.withUnsafeBytes { try move(.setRange, key: $0) }
     }
 
@@ -93,7 +93,7 @@ public final class Cursor {
     /// ```swift
     /// let entry = try cursor.seek(exactly: key)
     /// ```
-    public func seek(exactly key: [UInt8]) throws -> Entry? {
+    @usableFromInline func seek(exactly key: [UInt8]) throws -> Entry? {
         try key.withUnsafeBytes { try move(.setKey, key: $0) }
     }
 
@@ -110,10 +110,10 @@ public final class Cursor {
     /// ```swift
     /// try cursor.deleteCurrent()
     /// ```
-    public func deleteCurrent() throws {
+    @usableFromInline func deleteCurrent() throws {
         try context.checkLive("mdb_cursor_del")
         guard context.isWrite else {
-            throw DatabaseError(.invalidArgument, operation: "mdb_cursor_del", database: database.name, path: context.environment.path,
+            throw StoreError(.invalidArgument, operation: "mdb_cursor_del", database: database.name, path: context.environment.path,
                                 message: "cannot delete through a cursor of a read-only transaction")
         }
         let code = LMDB.cursorDelete(handle)
@@ -140,26 +140,26 @@ public final class Cursor {
 /// try tx.forEach(in: index, range: .prefix(authorKey)) { key, _ in …; return true }
 /// try tx.forEach(in: tweets, range: .between(lower, upper)) { … }
 /// ```
-public struct KeyRange: Sendable, Hashable {
+@usableFromInline struct KeyRange: Sendable, Hashable {
     /// The smallest key included, or `nil` for no lower bound.
     ///
     /// ```swift
     /// let range = KeyRange(lowerBound: [0x01], upperBoundExclusive: nil)
     /// ```
-    public var lowerBound: [UInt8]?
+    @usableFromInline var lowerBound: [UInt8]?
     /// The first key *not* included, or `nil` for no upper bound.
     ///
     /// ```swift
     /// let range = KeyRange(lowerBound: nil, upperBoundExclusive: [0x02])
     /// ```
-    public var upperBoundExclusive: [UInt8]?
+    @usableFromInline var upperBoundExclusive: [UInt8]?
 
     /// Creates a range from explicit bounds.
     ///
     /// ```swift
     /// let range = KeyRange(lowerBound: [1], upperBoundExclusive: [2])
     /// ```
-    public init(lowerBound: [UInt8]?, upperBoundExclusive: [UInt8]?) {
+    @usableFromInline init(lowerBound: [UInt8]?, upperBoundExclusive: [UInt8]?) {
         self.lowerBound = lowerBound
         self.upperBoundExclusive = upperBoundExclusive
     }
@@ -169,14 +169,14 @@ public struct KeyRange: Sendable, Hashable {
     /// ```swift
     /// try tx.forEach(in: db, range: .all) { _, _ in true }
     /// ```
-    public static let all = KeyRange(lowerBound: nil, upperBoundExclusive: nil)
+    @usableFromInline static let all = KeyRange(lowerBound: nil, upperBoundExclusive: nil)
 
     /// Keys that start with `prefix`.
     ///
     /// ```swift
     /// let range = KeyRange.prefix([0x01, 0x02])
     /// ```
-    public static func prefix(_ prefix: [UInt8]) -> KeyRange {
+    @usableFromInline static func prefix(_ prefix: [UInt8]) -> KeyRange {
         KeyRange(lowerBound: prefix, upperBoundExclusive: successor(ofPrefix: prefix))
     }
 
@@ -185,7 +185,7 @@ public struct KeyRange: Sendable, Hashable {
     /// ```swift
     /// let range = KeyRange.between([0x01], [0x05])
     /// ```
-    public static func between(_ lower: [UInt8], _ upper: [UInt8]) -> KeyRange {
+    @usableFromInline static func between(_ lower: [UInt8], _ upper: [UInt8]) -> KeyRange {
         KeyRange(lowerBound: lower, upperBoundExclusive: upper)
     }
 
@@ -194,7 +194,7 @@ public struct KeyRange: Sendable, Hashable {
     /// ```swift
     /// let range = KeyRange.closed([0x01], [0x05])
     /// ```
-    public static func closed(_ lower: [UInt8], _ upper: [UInt8]) -> KeyRange {
+    @usableFromInline static func closed(_ lower: [UInt8], _ upper: [UInt8]) -> KeyRange {
         KeyRange(lowerBound: lower, upperBoundExclusive: upper + [0x00])
     }
 

@@ -39,7 +39,7 @@ extension Environment {
     static func lockFileSize(maxReaders: Int) -> Int { 192 + (maxReaders - 1) * 64 }
 
     /// Reads what `data.mdb` holds, without LMDB.
-    static func dataFileState(path: String) throws(DatabaseError) -> DataFileState {
+    static func dataFileState(path: String) throws(StoreError) -> DataFileState {
         let dataPath = path + "/data.mdb"
         let fd = Glibc.open(dataPath, O_RDONLY | O_CLOEXEC)
         if fd < 0 {
@@ -74,7 +74,7 @@ extension Environment {
 
     /// Refuses a directory whose `data.mdb` is missing, empty or incomplete when the open may not
     /// create one; discards an incomplete one when it may. Called before `mdb_env_open`.
-    static func prepareDataFile(path: String, configuration: Configuration) throws(DatabaseError) {
+    static func prepareDataFile(path: String, configuration: Configuration) throws(StoreError) {
         let state = try dataFileState(path: path)
         if state == .present { return }
         if configuration.readOnly || !configuration.createDatabase {
@@ -99,24 +99,24 @@ extension Environment {
     }
 
     /// The refusal of a directory without a complete database, for an open that may not create one.
-    static func missingDatabaseError(_ state: DataFileState, path: String) -> DatabaseError {
+    static func missingDatabaseError(_ state: DataFileState, path: String) -> StoreError {
         let what: String
         switch state {
         case .absent:
-            return DatabaseError(.system(ENOENT), operation: "open", path: path,
+            return StoreError(.system(ENOENT), operation: "open", path: path,
                                  message: "there is no data.mdb: the directory holds no database (nothing was created)")
         case .empty: what = "data.mdb is empty (0 bytes)"
         case .incomplete(let size): what = "data.mdb is incomplete (\(size) bytes, less than the two meta pages every LMDB file starts with)"
         case .present: what = "data.mdb holds no TweetieDB database yet"
         }
-        return DatabaseError(.notADatabase, operation: "open", path: path,
+        return StoreError(.notADatabase, operation: "open", path: path,
                              message: "\(what): no database was ever completed here (its creation or a copy into it was interrupted, e.g. by a full disk or a kill); nothing was read or created. Restore it from a backup, or let a command that writes (sync, import) create a new database here")
     }
 
     /// Reserves the disk blocks of `lock.mdb` (creating it, owned like the directory, when it may),
     /// so LMDB's writes through its map never hit an unbacked page. Returns why the open must go
     /// without the lock file, or `nil` (read-only opens only; see the rules above).
-    static func prepareLockFile(path: String, configuration: Configuration) throws(DatabaseError) -> String? {
+    static func prepareLockFile(path: String, configuration: Configuration) throws(StoreError) -> String? {
         let lockPath = path + "/lock.mdb"
         let existed = access(lockPath, F_OK) == 0
         let fd = Glibc.open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC, mode_t(configuration.fileMode))
@@ -203,7 +203,7 @@ extension Environment {
     /// A failure to open one of the database's files (`file` in the directory `path`), saying
     /// what, where and why: for a permission problem the owner, the mode and this process's uid;
     /// for the open-file limit, the limit.
-    static func fileError(_ code: Int32, file: String, operation: String, path: String, purpose: String) -> DatabaseError {
+    static func fileError(_ code: Int32, file: String, operation: String, path: String, purpose: String) -> StoreError {
         let reason = String(cString: strerror(code))
         var message = "cannot open \(file) \(purpose): \(reason) (errno \(code))"
         switch code {
@@ -223,13 +223,13 @@ extension Environment {
         default:
             break
         }
-        return DatabaseError(.system(code), operation: operation, path: path, message: message)
+        return StoreError(.system(code), operation: operation, path: path, message: message)
     }
 
-    static func noSpaceError(path: String, file: String, bytes: Int) -> DatabaseError {
+    static func noSpaceError(path: String, file: String, bytes: Int) -> StoreError {
         var fs = statvfs()
         let free = statvfs(path, &fs) == 0 ? "\(Int(fs.f_bavail) * Int(fs.f_frsize)) bytes free" : "free space unknown"
-        return DatabaseError(.system(ENOSPC), operation: "open", path: path,
+        return StoreError(.system(ENOSPC), operation: "open", path: path,
                              message: "no space left on device: \(file) needs \(bytes) bytes on disk (\(free)); nothing was changed: free some space and retry")
     }
 }

@@ -14,7 +14,7 @@ extension Environment {
     /// let report = try env.checkPageStructure()
     /// print(report.isSound ? "\(report.pagesChecked) pages ok" : report.problems.joined(separator: "\n"))
     /// ```
-    public func checkPageStructure() throws -> PageStructureReport {
+    func checkPageStructure() throws -> PageStructureReport {
         for _ in 0..<Self.pageCheckAttempts {
             if let report = try read({ tx in try checkPageStructure(in: tx, scope: .everything) }) { return report }
         }
@@ -23,7 +23,7 @@ extension Environment {
 
     /// Checks the pages of `tx`'s snapshot; `nil` when later commits already overwrote the meta
     /// page of that snapshot (check again in a new transaction).
-    func checkPageStructure(in tx: some ReadableTransaction, scope: PageStructureCheck.Scope) throws(DatabaseError) -> PageStructureReport? {
+    func checkPageStructure(in tx: some ReadableTransaction, scope: PageStructureCheck.Scope) throws(StoreError) -> PageStructureReport? {
         try tx.context.checkLive("page check")
         switch try PageStructureCheck.run(dataPath: path + "/data.mdb", pageSize: LMDB.pageSize(handle), snapshot: tx.id, scope: scope) {
         case .checked(let report): return report
@@ -31,7 +31,7 @@ extension Environment {
         }
     }
 
-    /// Throws ``DatabaseError/Code-swift.enum/corrupted`` unless the main database, the named
+    /// Throws ``StoreError/Code-swift.enum/corrupted`` unless the main database, the named
     /// `databases` (and the free list, when this environment may write) are structurally sound —
     /// what must hold before LMDB may read them.
     func requireSoundPages(of databases: Set<String>, operation: String) throws {
@@ -49,21 +49,21 @@ extension Environment {
 
     /// Refuses, before `mdb_env_open` reads them, meta pages LMDB would crash on (a zero or
     /// impossible page size) or that record more pages than the file holds.
-    static func checkMetaPages(dataPath: String, path: String) throws(DatabaseError) {
+    static func checkMetaPages(dataPath: String, path: String) throws(StoreError) {
         switch PageStructureCheck.inspectHeader(dataPath: dataPath) {
         case .leftToLMDB, .sound:
             return
         case .truncated(let fileSize, let end):
             throw truncatedError(fileSize: fileSize, end: end, path: path)
         case .damaged(let problem):
-            throw DatabaseError(.corrupted, operation: "open", path: path,
+            throw StoreError(.corrupted, operation: "open", path: path,
                                 message: "data.mdb is damaged: \(problem); LMDB would crash opening it, so it was not opened: restore the database from a backup")
         }
     }
 
     /// The open-time check: the meta page, the main database (the catalog of named databases) and,
     /// unless read-only, the free list, which every write transaction reads.
-    static func checkCatalog(_ handle: LMDB.EnvironmentHandle, path: String, readOnly: Bool) throws(DatabaseError) {
+    static func checkCatalog(_ handle: LMDB.EnvironmentHandle, path: String, readOnly: Bool) throws(StoreError) {
         var retried: Set<Int32> = []
         for _ in 0..<pageCheckAttempts {
             let (code, txn) = LMDB.beginTransaction(handle, readOnly: true)
@@ -82,18 +82,18 @@ extension Environment {
                 return
             }
         }
-        throw DatabaseError(.badTransaction, operation: "open", path: path,
+        throw StoreError(.badTransaction, operation: "open", path: path,
                             message: "the meta page of every snapshot tried was overwritten by newer commits before it could be checked; retry")
     }
 
-    static func damagedError(_ report: PageStructureReport, operation: String, path: String) -> DatabaseError {
+    static func damagedError(_ report: PageStructureReport, operation: String, path: String) -> StoreError {
         let more = report.problems.count > 1 ? " (and \(report.problems.count - 1) more problem(s))" : ""
-        return DatabaseError(.corrupted, operation: operation, path: path,
+        return StoreError(.corrupted, operation: operation, path: path,
                              message: "data.mdb is damaged: \(report.problems[0])\(more); LMDB would crash reading it, so it was not read: restore the database from a backup")
     }
 
-    func snapshotOverwrittenError(operation: String) -> DatabaseError {
-        DatabaseError(.badTransaction, operation: operation, path: path,
+    func snapshotOverwrittenError(operation: String) -> StoreError {
+        StoreError(.badTransaction, operation: operation, path: path,
                       message: "writers committed so fast that the meta page of each of \(Self.pageCheckAttempts) snapshots was overwritten before it could be checked; retry")
     }
 }

@@ -3,7 +3,7 @@ internal import CLMDB
 /// The only place in TweetieDB that calls LMDB's C API.
 ///
 /// Every function here is a thin, checked wrapper: it returns LMDB's status code or throws a
-/// ``DatabaseError`` that names the operation. Nothing outside this file imports `CLMDB`, so the
+/// ``StoreError`` that names the operation. Nothing outside this file imports `CLMDB`, so the
 /// rest of the library cannot forget a status check or misuse a raw pointer type.
 enum LMDB {
     typealias EnvironmentHandle = OpaquePointer
@@ -25,15 +25,15 @@ enum LMDB {
 
     static func message(for code: Int32) -> String { String(cString: mdb_strerror(code)) }
 
-    /// Throws the ``DatabaseError`` for a non-zero LMDB result code.
+    /// Throws the ``StoreError`` for a non-zero LMDB result code.
     ///
     /// The database name and path are autoclosures: they are only evaluated on failure, so the hot
     /// paths (`mdb_get`, `mdb_put`, cursor moves) never touch the environment object to succeed.
     @inline(__always)
     static func check(_ code: Int32, _ operation: StaticString, database: @autoclosure () -> String? = nil,
-                      path: @autoclosure () -> String? = nil) throws(DatabaseError) {
+                      path: @autoclosure () -> String? = nil) throws(StoreError) {
         if code != MDB_SUCCESS {
-            throw DatabaseError(lmdbCode: code, operation: "\(operation)", database: database(), path: path())
+            throw StoreError(lmdbCode: code, operation: "\(operation)", database: database(), path: path())
         }
     }
 
@@ -49,7 +49,7 @@ enum LMDB {
         static let noReadAhead = OpenFlags(rawValue: UInt32(MDB_NORDAHEAD))
     }
 
-    static func createEnvironment() throws(DatabaseError) -> EnvironmentHandle {
+    static func createEnvironment() throws(StoreError) -> EnvironmentHandle {
         var env: OpaquePointer?
         try check(mdb_env_create(&env), "mdb_env_create")
         return env!

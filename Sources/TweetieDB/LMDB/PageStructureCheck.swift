@@ -168,7 +168,7 @@ final class PageStructureCheck {
 
     /// Checks the snapshot `snapshot` of the file at `dataPath`. Throws only when the file cannot
     /// be opened; everything found in it is a problem in the report.
-    static func run(dataPath: String, pageSize: Int, snapshot: Int, scope: Scope) throws(DatabaseError) -> Outcome {
+    static func run(dataPath: String, pageSize: Int, snapshot: Int, scope: Scope) throws(StoreError) -> Outcome {
         let fd = open(dataPath, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else {
             let code = errno
@@ -179,11 +179,11 @@ final class PageStructureCheck {
         var status = stat()
         guard fstat(fd, &status) == 0 else {
             let code = errno
-            throw DatabaseError(.system(code), operation: "page check", path: dataPath,
+            throw StoreError(.system(code), operation: "page check", path: dataPath,
                                 message: "cannot read the size of data.mdb: \(String(cString: strerror(code))) (errno \(code))")
         }
         guard pageSize >= 512, pageSize <= 65_536, pageSize % 2 == 0 else {
-            throw DatabaseError(.invalidArgument, operation: "page check", path: dataPath, message: "page size \(pageSize) is not an LMDB page size")
+            throw StoreError(.invalidArgument, operation: "page check", path: dataPath, message: "page size \(pageSize) is not an LMDB page size")
         }
         let check = PageStructureCheck(fd: fd, pageSize: pageSize, fileSize: Int(status.st_size), snapshot: UInt64(bitPattern: Int64(snapshot)), scope: scope)
         return check.run()

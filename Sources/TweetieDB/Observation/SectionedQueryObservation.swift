@@ -131,7 +131,7 @@ public struct SectionedQueryObservation<S: Hashable & Comparable & Sendable, R: 
 
         private func start() throws -> SectionedQueryChange<S, R>? {
             guard !observation.query.isWindowed else {
-                throw DatabaseError(.invalidArgument, operation: "observe", database: R.collectionName, path: observation.store.path,
+                throw StoreError(.invalidArgument, operation: "observe", database: R.collectionName, path: observation.store.path,
                                     message: "a sectioned observation covers whole sections; remove the query's offset and limit")
             }
             let signal = self.signal

@@ -49,7 +49,7 @@ struct QueryPlan<R: Record> {
             let prefix = try index.encode(values: equals)
             if let bounds {
                 guard equals.count < index.orders.count else {
-                    throw DatabaseError(.invalidArgument, operation: "query", database: "\(R.collectionName)#\(name)",
+                    throw StoreError(.invalidArgument, operation: "query", database: "\(R.collectionName)#\(name)",
                                         message: "index '\(name)' has \(index.orders.count) component(s): all are given as equal values, so no component is left for a range")
                 }
                 range = try QueryPlan.range(prefix: prefix, bounds: bounds, descending: index.orders[equals.count] == .descending, collection: descriptor.name)

@@ -148,8 +148,8 @@ enum ChangeLog {
 
     static func decode(_ bytes: UnsafeRawBufferPointer, sequence: UInt64) throws -> ChangeLogEntry {
         var reader = ByteReader(bytes)
-        func corrupt(_ why: String) -> DatabaseError {
-            DatabaseError(.corrupted, operation: "read change log", database: "_changes",
+        func corrupt(_ why: String) -> StoreError {
+            StoreError(.corrupted, operation: "read change log", database: "_changes",
                           message: "change log entry \(sequence) is corrupt at byte \(reader.offset): \(why)")
         }
         guard let version = reader.byte(), version == formatVersion else { throw corrupt("unknown entry format") }

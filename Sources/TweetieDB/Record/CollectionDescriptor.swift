@@ -78,21 +78,21 @@ final class CollectionDescriptor: @unchecked Sendable {
 
     /// The error for stored bytes that do not decode as the collection's record type.
     @usableFromInline
-    func decodingFailed(_ error: any Error, key: [UInt8], typeName: String, path: String) -> DatabaseError {
-        DatabaseError(.decodingFailed, operation: "decode", database: name, path: path,
+    func decodingFailed(_ error: any Error, key: [UInt8], typeName: String, path: String) -> StoreError {
+        StoreError(.decodingFailed, operation: "decode", database: name, path: path,
                       message: "the stored record with key \(describeKey(key)) cannot be decoded as \(typeName): \(error)")
     }
 
     /// The error for an index entry whose record is missing.
     @usableFromInline
-    func danglingIndexEntry(key: [UInt8], path: String) -> DatabaseError {
-        DatabaseError(.corrupted, operation: "query", database: name, path: path,
+    func danglingIndexEntry(key: [UInt8], path: String) -> StoreError {
+        StoreError(.corrupted, operation: "query", database: name, path: path,
                       message: "an index entry points to the missing record \(describeKey(key)); run verify")
     }
 
     func indexDatabase(named indexName: String) throws -> (Int, Database) {
         guard let position = indexes.firstIndex(where: { $0.name == indexName }) else {
-            throw DatabaseError(.invalidArgument, operation: "query", database: name,
+            throw StoreError(.invalidArgument, operation: "query", database: name,
                                 message: "collection '\(name)' has no index named '\(indexName)' (it has: \(indexes.map(\.name).joined(separator: ", ")))")
         }
         return (position, indexDatabases[position])

@@ -84,7 +84,7 @@ public struct Index<R: Record>: Sendable {
     /// Encodes query values for the leading components of this index.
     func encode(values: [any KeyComponent]) throws -> [UInt8] {
         guard values.count <= orders.count else {
-            throw DatabaseError(.invalidArgument, operation: "query", database: "\(R.collectionName)#\(name)",
+            throw StoreError(.invalidArgument, operation: "query", database: "\(R.collectionName)#\(name)",
                                 message: "index '\(name)' has \(orders.count) component(s), but the query gives \(values.count) value(s)")
         }
         var encoder = KeyEncoder()

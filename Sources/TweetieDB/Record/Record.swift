@@ -149,7 +149,7 @@ extension Record where Self: Identifiable, ID: KeyComponent {
 /// try tx.add(tweet, update: .modified)
 /// ```
 public enum UpdatePolicy: String, Sendable, Hashable, CaseIterable, Codable {
-    /// An existing key fails the transaction with ``DatabaseError/Code-swift.enum/constraintViolation``.
+    /// An existing key fails the transaction with ``StoreError/Code-swift.enum/constraintViolation``.
     case error
     /// Overwrite the existing record; it is always reported as modified (a record whose stored
     /// bytes are already identical is reported but not rewritten).

@@ -8,7 +8,7 @@ extension Store {
     /// ```swift
     /// print(store.info().mapSize, store.info().readersInUse)
     /// ```
-    public func info() -> EnvironmentInfo { environment.info() }
+    public func info() -> StoreInfo { environment.info() }
 
     /// The id of the last committed transaction, from any process. Cheap: it reads the lock file.
     ///
@@ -31,7 +31,7 @@ extension Store {
     /// ```swift
     /// try store.backup(to: "/backups/2026-11-25")
     /// ```
-    public func backup(to directory: String, compact: Bool = true) throws(DatabaseError) {
+    public func backup(to directory: String, compact: Bool = true) throws(StoreError) {
         try environment.copy(to: directory, compact: compact)
     }
 
@@ -43,13 +43,31 @@ extension Store {
     /// ```
     public static var backupTemporaryName: String { Environment.temporaryCopyName }
 
+    /// Grows the map now, to at least `bytes` (capped at ``StoreConfiguration/maximumMapSize``),
+    /// so that a write known to be large does not fill the map, abort and run its body again at
+    /// each doubling (see `Store.write`). Does nothing when the map is already that large.
+    /// Call it outside any transaction; the map is address space, not disk space.
+    ///
+    /// ```swift
+    /// try store.growMap(toAtLeast: store.info().usedBytes + 3 * importFileSize)
+    /// ```
+    public func growMap(toAtLeast bytes: Int) throws(StoreError) { try environment.growMap(toAtLeast: bytes) }
+
+    /// Flushes committed data to disk (`mdb_env_sync`); useful with
+    /// ``StoreConfiguration/Durability/noSync``.
+    ///
+    /// ```swift
+    /// try store.sync()
+    /// ```
+    public func sync(force: Bool = true) throws(StoreError) { try environment.sync(force: force) }
+
     /// Clears reader slots left by processes that died; returns how many.
     ///
     /// ```swift
     /// let cleared = try store.clearStaleReaders()
     /// ```
     @discardableResult
-    public func clearStaleReaders() throws(DatabaseError) -> Int { try environment.clearStaleReaders() }
+    public func clearStaleReaders() throws(StoreError) -> Int { try environment.clearStaleReaders() }
 
     /// The reader table: which process and thread holds which snapshot.
     ///

@@ -68,7 +68,7 @@ public struct StoreStatistics: Sendable, Hashable, Codable {
     /// ```swift
     /// print(stats.info.usedBytes, stats.info.mapSize)
     /// ```
-    public var info: EnvironmentInfo
+    public var info: StoreInfo
     /// The first and last sequence numbers held by the change log, if any.
     ///
     /// ```swift

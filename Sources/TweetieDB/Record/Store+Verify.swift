@@ -24,7 +24,7 @@ public struct VerificationReport: Sendable, Hashable, Codable {
     /// ```
     public var changeLogEntries = 0
     /// The B-tree pages whose structure was checked before any record was read (branch, leaf and
-    /// overflow pages of every database; see ``Environment/checkPageStructure()``).
+    /// overflow pages of every database; see ``Store/checkPageStructure()``).
     ///
     /// ```swift
     /// print(report.pagesChecked)
@@ -47,7 +47,7 @@ extension Store {
     /// It is safe on a damaged file. LMDB trusts its page layout, and random bytes over a B-tree page
     /// would crash a process that reads it through LMDB (SIGSEGV, or an assertion abort in `mdb.c`).
     /// So verify first reads the snapshot's pages with `pread` and validates everything LMDB would
-    /// dereference (``Environment/checkPageStructure()``); a damaged page becomes a problem such as
+    /// dereference (``Store/checkPageStructure()``); a damaged page becomes a problem such as
     /// "page 123 (tweets#created, leaf): node 4 offset 9000 lies outside the page" in
     /// ``VerificationReport/problems`` (not a thrown error), and the records are then not read
     /// (``VerificationReport/records`` stays empty). Only when the structure is sound are the

@@ -1,123 +1,6 @@
 import Foundation
 import Synchronization
 
-/// How a ``Store`` is opened. Every property documents its default.
-///
-/// ```swift
-/// var configuration = StoreConfiguration()
-/// configuration.durability = .noMetaSync
-/// configuration.changeLogRetention = 50_000
-/// ```
-@dynamicMemberLookup
-public struct StoreConfiguration: Sendable, Hashable {
-    /// The LMDB environment's configuration (map size, durability, readers…). Default: ``Configuration/init()``.
-    ///
-    /// ```swift
-    /// configuration.environment.durability = .noSync
-    /// ```
-    public var environment = Configuration()
-
-    /// The environment's settings, read and written directly on the store configuration:
-    /// `configuration.durability`, `.mapSize`, `.maximumMapSize`, `.maxReaders`, `.readOnly`,
-    /// `.createDatabase`… (each documented on ``Configuration``).
-    ///
-    /// ```swift
-    /// configuration.durability = .noMetaSync
-    /// configuration.mapSize = 1 << 20
-    /// ```
-    public subscript<Value>(dynamicMember keyPath: WritableKeyPath<Configuration, Value>) -> Value {
-        get { environment[keyPath: keyPath] }
-        set { environment[keyPath: keyPath] = newValue }
-    }
-
-    /// How many committed transactions the change log keeps, at least. Default: 10,000.
-    ///
-    /// An observer (in this or another process) that falls further behind receives a fresh initial
-    /// element instead of a changeset. The oldest entries are pruned in batches of 1/64 of the
-    /// bound (156 for the default), so up to `changeLogRetention + 155` entries are held: pruning
-    /// one entry per commit would rewrite the log's oldest pages in every transaction.
-    ///
-    /// ```swift
-    /// configuration.changeLogRetention = 100_000
-    /// ```
-    public var changeLogRetention: Int = 10_000
-
-    /// The most record changes one log entry lists; a transaction that changes more (a bulk import)
-    /// is logged as "collection changed" and its observers re-read. Default: 100,000.
-    ///
-    /// ```swift
-    /// configuration.maxListedChangesPerCommit = 10_000
-    /// ```
-    public var maxListedChangesPerCommit: Int = 100_000
-
-    /// Which paths wake observers for other processes' commits (internal: tests force one path).
-    var crossProcessWakeUp = CommitNotifier.Paths()
-
-    /// Creates a configuration with every property at its documented default.
-    ///
-    /// ```swift
-    /// let configuration = StoreConfiguration()
-    /// ```
-    public init() {}
-}
-
-/// A migration of one collection, run when its ``Record/schemaVersion`` goes up.
-///
-/// It runs in the same write transaction that opens the store and records the new version; if it
-/// throws, nothing is changed and opening fails. Indexes of the collection are rebuilt after it
-/// runs. Its effects through `context.writer` commit once, but, like any write body (see
-/// `Store.write`), the closure may run more than once if the map must grow: it must not count,
-/// log or send anything outside the transaction.
-///
-/// ```swift
-/// let migration = Migration(Tweet.self) { context in
-///     for tweet in try context.writer.fetch(Query<Tweet>()) {
-///         var t = tweet; t.lang = t.lang ?? "en"
-///         try context.writer.add(t, update: .all)
-///     }
-/// }
-/// ```
-public struct Migration: Sendable {
-    let collectionName: String
-    let body: @Sendable (_ writer: StoreWriter, _ fromVersion: Int, _ toVersion: Int) throws -> Void
-
-    /// Creates a migration for `type`'s collection.
-    ///
-    /// ```swift
-    /// Migration(Tweet.self) { context in print(context.fromVersion, "→", context.toVersion) }
-    /// ```
-    public init<R: Record>(_ type: R.Type, _ body: @escaping @Sendable (MigrationContext) throws -> Void) {
-        collectionName = R.collectionName
-        self.body = { writer, from, to in try body(MigrationContext(writer: writer, fromVersion: from, toVersion: to)) }
-    }
-}
-
-/// What a ``Migration`` closure receives.
-///
-/// ```swift
-/// Migration(Tweet.self) { context in if context.fromVersion < 2 { … } }
-/// ```
-public struct MigrationContext {
-    /// The transaction the migration runs in.
-    ///
-    /// ```swift
-    /// try context.writer.deleteAll(Tweet.self)
-    /// ```
-    public let writer: StoreWriter
-    /// The schema version stored in the database.
-    ///
-    /// ```swift
-    /// print(context.fromVersion)
-    /// ```
-    public let fromVersion: Int
-    /// The schema version of the record type.
-    ///
-    /// ```swift
-    /// print(context.toVersion)
-    /// ```
-    public let toVersion: Int
-}
-
 /// An LMDB-backed object store: typed collections, secondary indexes, queries, transactions and
 /// a change log that feeds live queries in this and other processes.
 ///
@@ -172,7 +55,7 @@ public final class Store: @unchecked Sendable {
     /// Refuses, without changing anything, a database written by a newer format version, a
     /// directory holding an LMDB database that is not a TweetieDB one, and a damaged `data.mdb`
     /// whose pages opening would read through LMDB (meta page, main database, `_meta`, free list:
-    /// ``DatabaseError/Code-swift.enum/corrupted``; ``verify()`` checks every other page). Runs migrations for
+    /// ``StoreError/Code-swift.enum/corrupted``; ``verify()`` checks every other page). Runs migrations for
     /// collections whose schema version went up and rebuilds indexes whose definition changed.
     ///
     /// ```swift
@@ -196,7 +79,7 @@ public final class Store: @unchecked Sendable {
                                  keepDurability: Bool = false) throws -> Store {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("tweetiedb-\(UUID().uuidString)").path
         var configuration = configuration
-        if !keepDurability { configuration.environment.durability = .noSync }
+        if !keepDurability { configuration.durability = .noSync }
         return try Store(path: path, configuration: configuration, collections: collections, migrations: [], removeOnClose: true)
     }
 
@@ -204,7 +87,7 @@ public final class Store: @unchecked Sendable {
                  migrations: [Migration], removeOnClose: Bool) throws {
         try Store.validate(collections: collections, path: path)
         guard configuration.changeLogRetention > 0 else {
-            throw DatabaseError(.invalidArgument, operation: "open", path: path, message: "changeLogRetention must be positive")
+            throw StoreError(.invalidArgument, operation: "open", path: path, message: "changeLogRetention must be positive")
         }
         self.configuration = configuration
         self.removeOnClose = removeOnClose
@@ -260,11 +143,11 @@ public final class Store: @unchecked Sendable {
             let name = type.collectionName
             let allowed = name.unicodeScalars.allSatisfy { CharacterSet.alphanumerics.contains($0) || $0 == "_" || $0 == "-" }
             guard !name.isEmpty, allowed, !name.hasPrefix("_"), name.utf8.count <= 200 else {
-                throw DatabaseError(.invalidArgument, operation: "open", database: name, path: path,
+                throw StoreError(.invalidArgument, operation: "open", database: name, path: path,
                                     message: "collection name '\(name)' of \(type) is invalid: use letters, digits, '_' and '-', not starting with '_'")
             }
             guard seen.insert(name).inserted else {
-                throw DatabaseError(.invalidArgument, operation: "open", database: name, path: path,
+                throw StoreError(.invalidArgument, operation: "open", database: name, path: path,
                                     message: "two record types use the collection name '\(name)'")
             }
             try type.validateIndexes(path: path)
@@ -281,7 +164,7 @@ public final class Store: @unchecked Sendable {
         let foreign = entries.filter { !ownFiles.contains($0) && !$0.hasPrefix(".") }.sorted()
         guard !foreign.isEmpty else { return }
         let shown = foreign.prefix(3).joined(separator: ", ") + (foreign.count > 3 ? ", …" : "")
-        throw DatabaseError(.notADatabase, operation: "open", path: path,
+        throw StoreError(.notADatabase, operation: "open", path: path,
                             message: "the directory holds \(foreign.count) other file(s) (\(shown)) and no data.mdb, so it is not a TweetieDB database; use an empty or new directory (nothing was created)")
     }
 
@@ -291,17 +174,17 @@ public final class Store: @unchecked Sendable {
         let meta: Database
         do {
             meta = try environment.database(named: metaName, create: false)
-        } catch let error as DatabaseError where error.code == .notFound {
+        } catch let error as StoreError where error.code == .notFound {
             // No metadata. An LMDB file with other named databases is not ours; an empty one is fine.
             let main = try environment.database(named: nil, create: false)
             let entries = try environment.read { try $0.stats(of: main).entries }
             if entries > 0 {
-                throw DatabaseError(.notADatabase, operation: "open", path: environment.path,
+                throw StoreError(.notADatabase, operation: "open", path: environment.path,
                                     message: "this LMDB database was not created by TweetieDB (it has no _meta database); refusing to change it")
             }
             return false
-        } catch let error as DatabaseError where error.code == .incompatible {
-            throw DatabaseError(.notADatabase, operation: "open", path: environment.path,
+        } catch let error as StoreError where error.code == .incompatible {
+            throw StoreError(.notADatabase, operation: "open", path: environment.path,
                                 message: "this LMDB database was not created by TweetieDB ('_meta' is not a database); refusing to change it")
         }
         let format = try environment.read { tx in
@@ -312,10 +195,10 @@ public final class Store: @unchecked Sendable {
         }
         guard let format else { return true }
         guard format >= 0 else {
-            throw DatabaseError(.notADatabase, operation: "open", path: environment.path, message: "the format marker in _meta is corrupt")
+            throw StoreError(.notADatabase, operation: "open", path: environment.path, message: "the format marker in _meta is corrupt")
         }
         guard format <= formatVersion else {
-            throw DatabaseError(.newerFormat, operation: "open", path: environment.path,
+            throw StoreError(.newerFormat, operation: "open", path: environment.path,
                                 message: "the database has format version \(format), but this TweetieDB reads up to version \(formatVersion); upgrade TweetieDB (the database was left untouched)")
         }
         return true
@@ -329,7 +212,7 @@ public final class Store: @unchecked Sendable {
     private func prepareSchema(migrations: [Migration]) throws {
         let byName = Dictionary(grouping: migrations, by: \.collectionName)
         try write { writer in
-            let tx = writer.transaction
+            let tx = writer.writeTransaction
             var format: [UInt8] = []
             withUnsafeBytes(of: UInt32(Store.formatVersion).bigEndian) { format = Array($0) }
             if try tx.value(for: Store.formatKey, in: meta) != format {
@@ -342,7 +225,7 @@ public final class Store: @unchecked Sendable {
                 guard stored != current else { continue }
                 if let stored {
                     if stored.schemaVersion > current.schemaVersion {
-                        throw DatabaseError(.newerFormat, operation: "open", database: descriptor.name, path: path,
+                        throw StoreError(.newerFormat, operation: "open", database: descriptor.name, path: path,
                                             message: "collection '\(descriptor.name)' has schema version \(stored.schemaVersion) on disk, newer than \(descriptor.typeName)'s version \(current.schemaVersion)")
                     }
                     if stored.schemaVersion < current.schemaVersion {
@@ -350,7 +233,7 @@ public final class Store: @unchecked Sendable {
                             do {
                                 try migration.body(writer, stored.schemaVersion, current.schemaVersion)
                             } catch {
-                                throw DatabaseError(.migrationFailed, operation: "migrate", database: descriptor.name, path: path,
+                                throw StoreError(.migrationFailed, operation: "migrate", database: descriptor.name, path: path,
                                                     message: "migration from schema version \(stored.schemaVersion) to \(current.schemaVersion) failed: \(error)")
                             }
                         }
@@ -420,7 +303,7 @@ public final class Store: @unchecked Sendable {
     ///   does); count, collect, log, print, notify or send anything outside `body` — a second run
     ///   repeats it, and a run that aborts made it for nothing. Reset such state at the start of
     ///   `body`, or act on the returned value after `write` returns.
-    /// - When the size of a large write is known ahead, `environment.growMap(toAtLeast:)` first
+    /// - When the size of a large write is known ahead, ``growMap(toAtLeast:)`` first
     ///   makes a second run unlikely (never impossible: another process may fill the map).
     ///
     /// ```swift
@@ -461,7 +344,7 @@ public final class Store: @unchecked Sendable {
     @usableFromInline
     func descriptor<R: Record>(for type: R.Type) throws -> CollectionDescriptor {
         guard let descriptor = collectionsByType[ObjectIdentifier(type)] else {
-            throw DatabaseError(.invalidArgument, operation: "collection", database: R.collectionName, path: path,
+            throw StoreError(.invalidArgument, operation: "collection", database: R.collectionName, path: path,
                                 message: "\(R.self) is not registered with this store; pass it in Store.open(collections:)")
         }
         return descriptor
@@ -497,7 +380,7 @@ extension Record {
         var names: Set<String> = []
         for index in indexes {
             guard !index.name.isEmpty, !index.name.contains("#"), names.insert(index.name).inserted else {
-                throw DatabaseError(.invalidArgument, operation: "open", database: collectionName, path: path,
+                throw StoreError(.invalidArgument, operation: "open", database: collectionName, path: path,
                                     message: "index name '\(index.name)' of \(Self.self) is empty, contains '#', or is used twice")
             }
         }

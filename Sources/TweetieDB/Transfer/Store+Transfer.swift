@@ -143,7 +143,7 @@ extension Store {
                     do {
                         json = try descriptor.jsonObject(value)
                     } catch {
-                        throw DatabaseError(.decodingFailed, operation: "export", database: name, path: path,
+                        throw StoreError(.decodingFailed, operation: "export", database: name, path: path,
                                             message: "record \(descriptor.describeKey(Array(key))) cannot be decoded: \(error)")
                     }
                     out.append(contentsOf: prefix)
@@ -255,7 +255,7 @@ extension Store {
                 }
                 do {
                     summary.counts.add(try writer.put(encodedRecord: recordBytes, primaryKey: primaryKey, indexEntries: indexEntries, descriptor: descriptor))
-                } catch let error as DatabaseError {
+                } catch let error as StoreError {
                     throw TransferError(line: lineNumber, reason: error.message)
                 }
                 summary.perCollection[collection, default: 0] += 1
@@ -304,7 +304,7 @@ extension Store {
     /// How many bytes of map an import of `inputBytes` bytes of record lines is expected to need:
     /// the pages in use now (a replace frees them only at its commit) plus
     /// ``importBytesPerInputByte`` per input byte.
-    static func mapSizeNeeded(toImport inputBytes: Int, into info: EnvironmentInfo) -> Int {
+    static func mapSizeNeeded(toImport inputBytes: Int, into info: StoreInfo) -> Int {
         let used = info.usedBytes
         let added = inputBytes.multipliedReportingOverflow(by: importBytesPerInputByte)
         let total = used.addingReportingOverflow(added.partialValue)
@@ -381,35 +381,5 @@ extension Store {
         case .dataCorrupted(let context): return "\(context.debugDescription)\(path(context))"
         @unknown default: return "\(error)"
         }
-    }
-}
-
-extension StoreWriter {
-    /// Stores already-encoded record bytes (from an import) with their index entries, maintaining
-    /// the indexes and the change record.
-    func put(encodedRecord bytes: [UInt8], primaryKey: [UInt8], indexEntries: [(Int, [UInt8], [UInt8])],
-             descriptor: CollectionDescriptor) throws -> WriteOutcome {
-        let existing = try primaryKey.withUnsafeBytes { try transaction.rawValue(forRawKey: $0, in: descriptor.records) }
-        if let existing, bytes.withUnsafeBytes({ compareBytes(existing, $0) == 0 }) { return .unchanged }
-        if let existing {
-            for (position, key, _) in try descriptor.indexEntries(existing, primaryKey) {
-                try transaction.delete(key, in: descriptor.indexDatabases[position])
-            }
-        }
-        for (position, key, value) in indexEntries {
-            let database = descriptor.indexDatabases[position]
-            if descriptor.indexes[position].isUnique, let owner = try transaction.value(for: key, in: database), owner != primaryKey {
-                throw DatabaseError(.constraintViolation, operation: "import", database: "\(descriptor.name)#\(descriptor.indexes[position].name)", path: store.path,
-                                    message: "unique index '\(descriptor.indexes[position].name)' already holds this value for \(descriptor.describeKey(owner))")
-            }
-            try transaction.put(key, value, in: database)
-        }
-        try transaction.put(primaryKey, bytes, in: descriptor.records)
-        if existing == nil {
-            recorder.changes.recordInsert(descriptor.name, primaryKey)
-            return .inserted
-        }
-        recorder.changes.recordModify(descriptor.name, primaryKey)
-        return .modified
     }
 }

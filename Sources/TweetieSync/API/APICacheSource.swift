@@ -24,16 +24,8 @@ import Logging
 /// ```
 public struct APICacheSource: TwitterAPI {
     /// The cache's root directory.
-    ///
-    /// ```swift
-    /// print(api.directory.path)
-    /// ```
     public let directory: URL
     /// The largest file, in bytes, this source reads; a larger one is an error.
-    ///
-    /// ```swift
-    /// print(api.maximumFileSize)   // 33554432
-    /// ```
     public let maximumFileSize: Int
     private let logger: Logger
 

@@ -24,10 +24,6 @@ public struct RecordingTwitterAPI: TwitterAPI {
     /// ```
     public let base: any TwitterAPI
     /// The cache directory written to (created when missing).
-    ///
-    /// ```swift
-    /// print(recorder.directory.path)
-    /// ```
     public let directory: URL
 
     /// Records `base`'s responses into `directory`.

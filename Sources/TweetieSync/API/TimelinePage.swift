@@ -2,7 +2,7 @@
 ///
 /// ```swift
 /// let page = try await api.timeline(of: list, cursor: TimelineCursor(sinceId: newest))
-/// try store.upsert(page.tweets); try store.delete(ids: page.deletedIds)
+/// let report = try await TimelineIngest.ingest(page, list: list, into: store)  // upserts and deletes
 /// ```
 public struct TimelinePage: Sendable, Hashable {
     /// The statuses returned, newest first (a source may append edited older statuses after the new ones).

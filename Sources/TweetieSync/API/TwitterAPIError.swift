@@ -49,10 +49,6 @@ public enum TwitterAPIError: Error, Sendable, Hashable, CustomStringConvertible 
     case unwritableFile(path: String, reason: String)
 
     /// A one-line explanation naming the endpoint or file.
-    ///
-    /// ```swift
-    /// print(error.description)
-    /// ```
     public var description: String {
         switch self {
         case .unauthorized(let endpoint, let message):

@@ -4,11 +4,12 @@ import TweetieDB
 /// One status (tweet) as the Tweetie app shows it in a timeline row, stored in the `tweets`
 /// collection.
 ///
-/// `@Record` writes its storage form (the keys are the property names; the `Codable`
-/// conformance writes the same fields) and the fast codec. The strings one author's tweets all
-/// repeat (names, avatar URL, language, lists) are `@Interned`: in a scan, each distinct value is
-/// allocated once. Twitter's JSON is decoded by ``TwitterJSON`` through separate internal types,
-/// never through this conformance.
+/// `@Record` writes its storage form (the keys are the property names) and the fast codec; the
+/// strings one author's tweets all repeat (names, avatar URL, language, lists) are `@Interned`: in
+/// a scan, each distinct value is allocated once. The `Codable` conformance, its own, is the record
+/// JSON form: the same keys, and each id also has a string twin (`idStr`, `authorIdStr`,
+/// `inReplyToIdStr`; see ``IDStringTwin``). Twitter's JSON is decoded by ``TwitterJSON`` through
+/// separate internal types, never through this conformance.
 ///
 /// ```swift
 /// let page = try await api.timeline(of: ListIdentifier(username: "icanzilb", slug: "RxSwift"),
@@ -136,5 +137,32 @@ public struct Tweet: Codable, Sendable, Hashable, Identifiable {
         self.isRetweet = isRetweet
         self.lang = lang
         self.lists = lists
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case id, text, name, username, authorId, created, imageURL, retweetCount, favoriteCount, inReplyToId, isRetweet, lang, lists
+    }
+
+    /// Decodes the storage or JSON form; `lists`, added later, defaults to `[]`; ids may come as
+    /// numbers, strings or both (``IDStringTwin``).
+    ///
+    /// ```swift
+    /// let tweet = try RecordJSON.decoder().decode(Tweet.self, from: data)
+    /// ```
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        id = try IDStringTwin.decode("id", from: decoder)
+        text = try c.decode(String.self, forKey: .text)
+        name = try c.decode(String.self, forKey: .name)
+        username = try c.decode(String.self, forKey: .username)
+        authorId = try IDStringTwin.decode("authorId", from: decoder)
+        created = try c.decode(Date.self, forKey: .created)
+        imageURL = try c.decode(String.self, forKey: .imageURL)
+        retweetCount = try c.decode(Int.self, forKey: .retweetCount)
+        favoriteCount = try c.decode(Int.self, forKey: .favoriteCount)
+        inReplyToId = try IDStringTwin.decodeIfPresent("inReplyToId", from: decoder)
+        isRetweet = try c.decode(Bool.self, forKey: .isRetweet)
+        lang = try c.decodeIfPresent(String.self, forKey: .lang)
+        lists = try c.decodeIfPresent([String].self, forKey: .lists) ?? []
     }
 }

@@ -3,9 +3,10 @@ import TweetieDB
 
 /// A Twitter account, as listed among a list's members, stored in the `users` collection.
 ///
-/// `@Record` writes its storage form (keys are the property names; the `Codable` conformance
-/// writes the same fields) and the fast codec; the strings many records repeat are `@Interned`.
-/// Twitter's JSON is decoded by ``TwitterJSON`` through internal types.
+/// `@Record` writes its storage form (keys are the property names) and the fast codec; the
+/// strings many records repeat are `@Interned`. The `Codable` conformance, its own, is the record
+/// JSON form (the same keys, and the id has a string twin `idStr`, see ``IDStringTwin``); Twitter's
+/// JSON is decoded by ``TwitterJSON`` through internal types.
 ///
 /// ```swift
 /// let members = try await api.members(of: ListIdentifier(username: "icanzilb", slug: "RxSwift"))
@@ -82,5 +83,26 @@ public struct User: Codable, Sendable, Hashable, Identifiable {
         self.url = url
         self.imageURL = imageURL
         self.lists = lists
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case id, name, username, about, url, imageURL, lists
+    }
+
+    /// Decodes the storage or JSON form; `lists`, added later, defaults to `[]`; the id may come
+    /// as a number, a string or both (``IDStringTwin``).
+    ///
+    /// ```swift
+    /// let user = try RecordJSON.decoder().decode(User.self, from: data)
+    /// ```
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        id = try IDStringTwin.decode("id", from: decoder)
+        name = try c.decode(String.self, forKey: .name)
+        username = try c.decode(String.self, forKey: .username)
+        about = try c.decode(String.self, forKey: .about)
+        url = try c.decode(String.self, forKey: .url)
+        imageURL = try c.decode(String.self, forKey: .imageURL)
+        lists = try c.decodeIfPresent([String].self, forKey: .lists) ?? []
     }
 }

@@ -1,42 +1,5 @@
 import Foundation
 
-/// One section of a change feed: a stable key, a display title, and its rows.
-///
-/// ```json
-/// {"key":"2018-12-08","title":"Saturday, Dec 8","rows":[…]}
-/// ```
-public struct FeedSection<Row: Codable & Sendable & Hashable>: Codable, Sendable, Hashable {
-    /// The section's identity (for a day: `yyyy-MM-dd` in UTC).
-    ///
-    /// ```swift
-    /// print(section.key)
-    /// ```
-    public var key: String
-    /// The section's display title.
-    ///
-    /// ```swift
-    /// print(section.title)
-    /// ```
-    public var title: String
-    /// The rows, in display order.
-    ///
-    /// ```swift
-    /// print(section.rows.count)
-    /// ```
-    public var rows: [Row]
-
-    /// Creates a section.
-    ///
-    /// ```swift
-    /// FeedSection(key: "all", title: "All", rows: [])
-    /// ```
-    public init(key: String, title: String, rows: [Row]) {
-        self.key = key
-        self.title = title
-        self.rows = rows
-    }
-}
-
 /// An index path in a feed: `[section, row]`.
 ///
 /// ```json

@@ -19,10 +19,6 @@ public enum AccountStatus: Sendable, Hashable {
     case authorized(token: String)
 
     /// Whether this status allows fetching.
-    ///
-    /// ```swift
-    /// print(AccountStatus.authorized(token: "t").isAuthorized) // true
-    /// ```
     public var isAuthorized: Bool {
         if case .authorized = self { return true }
         return false

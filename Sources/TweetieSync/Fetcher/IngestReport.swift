@@ -13,22 +13,10 @@ public struct IngestReport: Sendable, Hashable, Codable {
     /// ```
     public var inserted: Int
     /// Stored records whose stored form changed (new counts, new text, a new list membership).
-    ///
-    /// ```swift
-    /// print(report.modified)
-    /// ```
     public var modified: Int
     /// Records that were stored already, byte for byte identical.
-    ///
-    /// ```swift
-    /// print(report.unchanged)
-    /// ```
     public var unchanged: Int
     /// Records removed because the source reported them deleted (ids not stored are not counted).
-    ///
-    /// ```swift
-    /// print(report.deleted)
-    /// ```
     public var deleted: Int
     /// Elements of the response that did not decode and were left out.
     ///

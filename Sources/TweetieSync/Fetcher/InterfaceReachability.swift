@@ -61,10 +61,6 @@ public struct InterfaceReachability: Reachability, CustomStringConvertible {
     }
 
     /// Says what is checked, and what is not.
-    ///
-    /// ```swift
-    /// print(InterfaceReachability().description)
-    /// ```
     public var description: String {
         "a non-loopback network interface is up (does not prove the API host is reachable)"
     }

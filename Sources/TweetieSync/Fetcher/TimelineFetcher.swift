@@ -36,10 +36,6 @@ public actor TimelineFetcher {
     /// ```
     public nonisolated let target: TimelineTarget
     /// The time between two fetches of ``run()``.
-    ///
-    /// ```swift
-    /// print(fetcher.period) // 30.0 seconds
-    /// ```
     public nonisolated let period: Duration
     /// The source of tweets.
     ///
@@ -54,10 +50,6 @@ public actor TimelineFetcher {
     /// ```
     public nonisolated let store: Store
     /// The check that gates ``run()``.
-    ///
-    /// ```swift
-    /// print(fetcher.reachability.description)
-    /// ```
     public nonisolated let reachability: any Reachability
     /// What the fetcher does: every fetch (from ``run()``, ``refresh()`` or ``loadOlder()``),
     /// every failure of ``run()``, and every time ``run()`` goes idle. Meant for one consumer;
@@ -74,26 +66,18 @@ public actor TimelineFetcher {
     /// The current account status (gates ``run()``).
     ///
     /// ```swift
-    /// print(await fetcher.account)
+    /// guard await fetcher.account.isAuthorized else { return showSignIn() }
     /// ```
     public private(set) var account: AccountStatus
     /// Whether ``run()`` is paused.
     ///
     /// ```swift
-    /// print(await fetcher.isPaused)
+    /// if await fetcher.isPaused { await fetcher.setPaused(false) }
     /// ```
     public private(set) var isPaused = false
     /// The highest tweet id fetched (or stored, at start) for this timeline.
-    ///
-    /// ```swift
-    /// print(await fetcher.newestSeenId ?? 0)
-    /// ```
     public private(set) var newestSeenId: Int64?
     /// The lowest tweet id of the contiguous run fetched from the top (or stored, at start).
-    ///
-    /// ```swift
-    /// print(await fetcher.oldestSeenId ?? 0)
-    /// ```
     public private(set) var oldestSeenId: Int64?
     /// Whether ``loadOlder()`` got an empty page: there is nothing older to load.
     ///
@@ -104,7 +88,7 @@ public actor TimelineFetcher {
     /// How many attempts of ``run()`` failed in a row (0 after a success).
     ///
     /// ```swift
-    /// print(await fetcher.consecutiveFailures)
+    /// if await fetcher.consecutiveFailures >= 3 { showOfflineBanner() }
     /// ```
     public private(set) var consecutiveFailures = 0
 
@@ -167,10 +151,6 @@ public actor TimelineFetcher {
     }
 
     /// The list, when this fetcher keeps a list's timeline.
-    ///
-    /// ```swift
-    /// print(fetcher.list?.key ?? "a user timeline")
-    /// ```
     public nonisolated var list: ListIdentifier? {
         if case .list(let list) = target { return list }
         return nil
@@ -213,30 +193,17 @@ public actor TimelineFetcher {
     /// minus one — the bounds of the next ``refresh()`` and ``loadOlder()`` respectively. This
     /// is state, not a request: each request carries only one of the two (see
     /// ``refreshCursor`` and ``olderCursor``).
-    ///
-    /// ```swift
-    /// let position = await fetcher.cursor
-    /// print(position.sinceId ?? 0, position.maxId ?? 0)
-    /// ```
     public var cursor: TimelineCursor {
         TimelineCursor(maxId: oldestSeenId.map { $0 - 1 }, sinceId: newestSeenId)
     }
 
     /// The request the next ``refresh()`` sends: only `sinceId` (none before anything was seen).
-    ///
-    /// ```swift
-    /// print(await fetcher.refreshCursor)
-    /// ```
     public var refreshCursor: TimelineCursor {
         TimelineCursor(sinceId: newestSeenId)
     }
 
     /// The request the next ``loadOlder()`` sends: only `maxId`, or `nil` when nothing was seen
     /// yet (then ``loadOlder()`` fetches the newest page).
-    ///
-    /// ```swift
-    /// print(await fetcher.olderCursor as Any)
-    /// ```
     public var olderCursor: TimelineCursor? {
         oldestSeenId.map { TimelineCursor(maxId: $0 - 1) }
     }
@@ -246,7 +213,7 @@ public actor TimelineFetcher {
     ///
     /// ```swift
     /// try await fetcher.seedFromStore()
-    /// print(await fetcher.cursor)
+    /// let position = await fetcher.cursor  // the stored timeline's bounds, before any request
     /// ```
     public func seedFromStore() async throws {
         guard !seeded else { return }

@@ -29,10 +29,6 @@ public struct SyncSummary: Sendable, Hashable, Codable {
     public var steps: [Step] = []
 
     /// All steps added up.
-    ///
-    /// ```swift
-    /// print(summary.total.modified)
-    /// ```
     public var total: IngestReport { steps.reduce(IngestReport()) { $0 + $1.report } }
 
     mutating func add(_ source: String, _ report: IngestReport) { steps.append(Step(source: source, report: report)) }

@@ -36,11 +36,6 @@ extension DecodedBatch: Sendable where T: Sendable {}
 extension DecodedBatch: Equatable where T: Equatable {}
 
 /// One array element that was left out of a ``DecodedBatch``, and why.
-///
-/// ```swift
-/// // DroppedElement(index: 3, id: 1071325319259414528, reason: "missing key 'user'")
-/// print(dropped.description)
-/// ```
 public struct DroppedElement: Sendable, Hashable, CustomStringConvertible {
     /// The element's position in the JSON array (0-based).
     ///

@@ -1,3 +1,5 @@
+import Foundation
+
 /// The list members screen's view model (the book's `ListPeopleViewModel`): fetches the list's
 /// members once (``TwitterAPI/members(of:)``), stores them with ``TimelineIngest``, and shows the
 /// stored members of the list, live.
@@ -104,6 +106,26 @@ public final class ListPeopleViewModel: Sendable {
     /// let members = try store.read { try $0.fetch(viewModel.query) }
     /// ```
     public var query: Query<User> { ListPeopleViewModel.members(of: list) }
+
+    /// The stored members as table-ready rows in one section `all`, by username, with the
+    /// sectioned changeset from the previous delivery; unlike ``people`` it does not wait for the
+    /// load (an empty store delivers no section).
+    ///
+    /// ```swift
+    /// for try await update in viewModel.sections { table.apply(update.changeset, sections: update.sections) }
+    /// ```
+    public var sections: SectionedUpdates<PersonRow> { Self.members(of: list, in: store) }
+
+    /// The members' sections without a view model (no load): ``sections`` of `list` in `store`;
+    /// ``ChangeFeed/people(_:store:)`` serializes it.
+    ///
+    /// ```swift
+    /// let updates = ListPeopleViewModel.members(of: list, in: store)
+    /// ```
+    public static func members(of list: ListIdentifier, in store: Store) -> SectionedUpdates<PersonRow> {
+        SectionedUpdates(store: store, observation: store.observe(members(of: list), sectionedBy: { _ in "all" }, modificationsOf: PersonRow.sourceFields),
+                         now: Date.init, section: { _, _ in ("all", "All") }, row: { user, _ in PersonRow(user) })
+    }
 
     /// Stored users whose `lists` contain `list`'s key, by username.
     ///

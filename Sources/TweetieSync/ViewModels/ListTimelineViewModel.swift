@@ -157,9 +157,21 @@ public final class ListTimelineViewModel: Sendable {
     /// for try await update in viewModel.tweets { render(update) }
     /// ```
     public var tweets: TimelineUpdates {
-        let observation = store.observe(
-            query, sectionedBy: { TimelineDay($0.created) }, sectionOrder: .descending,
-            modificationsOf: TimelineRow.sourceFields)
-        return TimelineUpdates(observation: observation, now: now)
+        Self.tweets(of: list, in: store, sections: .day, now: now)
+    }
+
+    /// The list timeline's sections without a view model (no fetcher, no account): the stored
+    /// tweets of `list` in `store`, newest first, by UTC day (`.day`, newest day first) or in one
+    /// section `all` (`.none`), relative times against `now()` per delivery. ``tweets`` is this
+    /// with `.day`; ``ChangeFeed/list(_:store:sections:now:)`` serializes it.
+    ///
+    /// ```swift
+    /// for try await update in ListTimelineViewModel.tweets(of: list, in: store, sections: .none, now: Date.init) {
+    ///     print(update.rowCount, "tweets")
+    /// }
+    /// ```
+    public static func tweets(of list: ListIdentifier, in store: Store, sections: FeedSectioning,
+                              now: @escaping @Sendable () -> Date) -> TimelineUpdates {
+        TimelineUpdates.timeline(TimelineTarget.list(list).storedTweets, in: store, sections: sections, now: now)
     }
 }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// A person's timeline screen's view model (the book's `PersonTimelineViewModel`), fixed: the
 /// book appended each fetched page to the last one, so every tick piled up duplicates. Here a
 /// ``TimelineFetcher`` fetches with `since_id` and ingests into the store, and ``tweets`` is a
@@ -79,6 +81,29 @@ public final class PersonTimelineViewModel: Sendable {
     /// ```
     public var tweets: LiveValues<Tweet, [Tweet]> {
         LiveValues(store.observe(query)) { Array($0.results) }
+    }
+
+    /// The person's stored tweets as table-ready sections, newest first: in one section `all`
+    /// (`.none`, the default) or by UTC day (`.day`), relative times against `now()` per delivery,
+    /// with the sectioned changeset from the previous delivery.
+    ///
+    /// ```swift
+    /// for try await update in viewModel.sections(.day) { table.apply(update.changeset, sections: update.sections) }
+    /// ```
+    public func sections(_ sections: FeedSectioning = .none, now: @escaping @Sendable () -> Date = Date.init) -> TimelineUpdates {
+        Self.tweets(of: username, in: store, sections: sections, now: now)
+    }
+
+    /// The person's sections without a view model (no fetcher): ``sections(_:now:)`` of the
+    /// stored tweets by `username` in `store`; ``ChangeFeed/person(_:store:sections:now:)``
+    /// serializes it.
+    ///
+    /// ```swift
+    /// let updates = PersonTimelineViewModel.tweets(of: "icanzilb", in: store, sections: .none, now: Date.init)
+    /// ```
+    public static func tweets(of username: String, in store: Store, sections: FeedSectioning,
+                              now: @escaping @Sendable () -> Date) -> TimelineUpdates {
+        TimelineUpdates.timeline(TimelineTarget.user(username).storedTweets, in: store, sections: sections, now: now)
     }
 
     /// `"None found"` while no tweet of the person is stored, then `"@username"`; repeated

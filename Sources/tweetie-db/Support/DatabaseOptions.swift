@@ -2,11 +2,39 @@ import ArgumentParser
 import Foundation
 import TweetieSync
 
-/// The `--db` option every subcommand takes, and how it opens the database.
-struct DatabaseOptions: ParsableArguments {
+/// What a command does with its database, which its `--db` help says.
+protocol DatabaseAccess {
+    /// The sentence after the default location in `--db`'s help.
+    static var discussion: String { get }
+}
+
+/// The command creates the database when it is missing (`sync`, `import`, `demo`, `bench`).
+enum CreatesDatabase: DatabaseAccess {
+    static var discussion: String { "It is created, with owner-only permissions, when missing." }
+}
+
+/// The command changes the database, which must exist (`tweets delete`).
+enum ChangesDatabase: DatabaseAccess {
+    static var discussion: String { "It must exist: this command never creates one." }
+}
+
+/// The command only reads the database (`stats`, `tweets list`, `export`, `verify`…).
+enum ReadsDatabase: DatabaseAccess {
+    static var discussion: String { "It must exist: this command only reads it, and opens it read-only (saying so on stderr) when it cannot write it." }
+}
+
+/// `--db` for a command that may create the database.
+typealias DatabaseOptions = DatabaseLocation<CreatesDatabase>
+/// `--db` for a command that only reads the database.
+typealias ReadDatabaseOptions = DatabaseLocation<ReadsDatabase>
+/// `--db` for a command that changes an existing database.
+typealias ChangeDatabaseOptions = DatabaseLocation<ChangesDatabase>
+
+/// The `--db` option every subcommand takes, and how it opens the database; `Access` words the help.
+struct DatabaseLocation<Access: DatabaseAccess>: ParsableArguments {
     @Option(name: .customLong("db"), help: ArgumentHelp(
         "The database directory.",
-        discussion: "Defaults to $TWEETIE_DB, else $XDG_DATA_HOME/tweetie-db (~/.local/share/tweetie-db). It is created, with owner-only permissions, on the first write; commands that only read never create it, and read it read-only (saying so on stderr) when they cannot write it.",
+        discussion: "Defaults to $TWEETIE_DB, else $XDG_DATA_HOME/tweetie-db (~/.local/share/tweetie-db). " + Access.discussion,
         valueName: "path"))
     var path: String?
 
@@ -19,7 +47,7 @@ struct DatabaseOptions: ParsableArguments {
     var resolvedPath: String { path ?? TweetieDatabase.defaultPath() }
 
     /// The largest `--max-readers`: 64 MiB of lock file.
-    static let maxReadersLimit = 1 << 20
+    static var maxReadersLimit: Int { 1 << 20 }
 
     /// Checks the path and `--max-readers`, and fails fast, before any thread starts, when
     /// `ulimit -v` leaves too little address space (see ``AddressSpace``).
@@ -56,10 +84,10 @@ struct DatabaseOptions: ParsableArguments {
         try checkReachable(path)
         var configuration = self.configuration
         configuration.createDatabase = false
-        let writableFailure: DatabaseError
+        let writableFailure: StoreError
         do {
             return try TweetieDatabase.open(at: path, configuration: configuration)
-        } catch let error as DatabaseError {
+        } catch let error as StoreError {
             guard case .system(let code) = error.code, [EACCES, EPERM, EROFS].contains(code) else {
                 throw CLIError(describing: error, path: path)
             }
@@ -69,7 +97,7 @@ struct DatabaseOptions: ParsableArguments {
         let store: Store
         do {
             store = try TweetieDatabase.open(at: path, configuration: configuration)
-        } catch let error as DatabaseError {
+        } catch let error as StoreError {
             throw CLIError(describing: error, path: path)
         }
         let lock = store.withoutLockFile.map { "; reading without the lock file: \($0)" } ?? ""
@@ -86,7 +114,7 @@ struct DatabaseOptions: ParsableArguments {
     private func open(path: String) throws -> Store {
         do {
             return try TweetieDatabase.open(at: path, configuration: configuration)
-        } catch let error as DatabaseError {
+        } catch let error as StoreError {
             throw CLIError(describing: error, path: path)
         }
     }
@@ -118,8 +146,19 @@ struct DatabaseOptions: ParsableArguments {
 /// A failure reported as one sentence on stderr, with a non-zero exit status.
 struct CLIError: Error, CustomStringConvertible {
     let description: String
+    /// Whether the failure is damage found in the database (a corrupt page, a record that does not
+    /// decode): what `verify` reports with ``ExitStatus/problemsFound``.
+    var isDamage = false
 
-    init(_ message: String) { description = message }
+    init(_ message: String, isDamage: Bool = false) {
+        description = message
+        self.isDamage = isDamage
+    }
+
+    /// The codes of database errors that mean the database is damaged.
+    static func isDamage(_ code: StoreError.Code) -> Bool {
+        [.corrupted, .pageNotFound, .panic, .invalid, .decodingFailed].contains(code)
+    }
 
     /// Why `errno` `code` stopped an access to `path`: for a permission problem, who owns it, its
     /// mode and who this process is.
@@ -134,7 +173,8 @@ struct CLIError: Error, CustomStringConvertible {
     }
 
     /// Turns a database error into the sentence a user needs.
-    init(describing error: DatabaseError, path: String) {
+    init(describing error: StoreError, path: String) {
+        isDamage = Self.isDamage(error.code)
         switch error.code {
         case .newerFormat:
             description = "\(path) was written by a newer version of TweetieDB: \(error.message)"
@@ -181,8 +221,10 @@ private func reportable(_ error: any Error) -> any Error {
     case let error as TransferError:
         // "import failed at line 3: …", or "import failed: the input is empty…".
         return CLIError("import failed\(error.line == nil ? ":" : " at") \(error); the database was not changed")
-    case let error as DatabaseError where error.code == .readersFull:
+    case let error as StoreError where error.code == .readersFull:
         return CLIError(describing: error, path: error.path ?? "the database")
+    case let error as StoreError:
+        return CLIError("\(error)", isDamage: CLIError.isDamage(error.code))
     default:
         return CLIError("\(error)")
     }

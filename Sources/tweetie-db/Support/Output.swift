@@ -15,10 +15,14 @@ enum OutputFormat: String, ExpressibleByArgument, CaseIterable {
 enum Terminal {
     static func isTerminal(_ fd: Int32) -> Bool { isatty(fd) == 1 }
 
-    static var width: Int {
+    /// The columns a table may take: `$COLUMNS` when set to a positive number, else the width of
+    /// the terminal on standard output; nil (no limit: nothing is cut) when standard output is
+    /// not a terminal and `COLUMNS` is not set.
+    static var width: Int? {
+        if let columns = ProcessInfo.processInfo.environment["COLUMNS"].flatMap(Int.init), columns > 0 { return columns }
         var size = winsize()
-        if ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 { return Int(size.ws_col) }
-        return 100
+        if isTerminal(STDOUT_FILENO), ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 { return Int(size.ws_col) }
+        return isTerminal(STDOUT_FILENO) ? 80 : nil
     }
 }
 
@@ -98,23 +102,35 @@ final class ProgressBar {
     }
 }
 
-/// A plain text table with aligned columns; the last column is cut to the terminal width.
+/// A plain text table with aligned columns.
+///
+/// Rules: columns are measured and padded by display width (``DisplayWidth``); a column whose
+/// every cell is a number (or a byte size such as `1.5 MiB`) is right-aligned; the last column is
+/// cut to the terminal width, with `…`, only when `width` is given (a table going to a pipe or
+/// file is never cut).
 struct TextTable {
     var headers: [String]
     var rows: [[String]] = []
 
-    func render(width: Int = Terminal.width) -> String {
-        var widths = headers.map(\.count)
+    /// Whether column `index` holds numbers only.
+    func isNumeric(_ index: Int) -> Bool {
+        !rows.isEmpty && rows.allSatisfy { row in
+            index < row.count && row[index].wholeMatch(of: /-?[0-9][0-9,._]*( [KMGT]?i?B)?/) != nil
+        }
+    }
+
+    func render(width: Int? = Terminal.width) -> String {
+        var widths = headers.map(DisplayWidth.of)
         for row in rows {
-            for (i, cell) in row.enumerated() where i < widths.count { widths[i] = max(widths[i], cell.count) }
+            for (i, cell) in row.enumerated() where i < widths.count { widths[i] = max(widths[i], DisplayWidth.of(cell)) }
         }
         let fixed = widths.dropLast().reduce(0) { $0 + $1 + 2 }
-        if let last = widths.indices.last { widths[last] = max(10, min(widths[last], width - fixed)) }
+        if let width, let last = widths.indices.last { widths[last] = max(10, min(widths[last], width - fixed)) }
+        let numeric = widths.indices.map(isNumeric)
         func format(_ row: [String]) -> String {
             row.enumerated().map { i, cell in
-                let w = widths[i]
-                let text = cell.count > w ? String(cell.prefix(max(0, w - 1))) + "…" : cell
-                return i == row.count - 1 ? text : text.padding(toLength: w, withPad: " ", startingAt: 0)
+                let text = DisplayWidth.truncate(cell, to: widths[i])
+                return i == row.count - 1 && !numeric[i] ? text : DisplayWidth.pad(text, to: widths[i], alignRight: numeric[i])
             }.joined(separator: "  ")
         }
         return ([format(headers)] + rows.map(format)).joined(separator: "\n") + "\n"

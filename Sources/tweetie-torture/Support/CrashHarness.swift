@@ -174,7 +174,7 @@ final class CrashHarness {
         let store: Store
         do {
             store = try TortureDatabase.open(database, readOnly: true)
-        } catch let error as DatabaseError where model.lastSequence == 0 && acks.isEmpty && (error.code == .notFound) {
+        } catch let error as StoreError where model.lastSequence == 0 && acks.isEmpty && (error.code == .notFound) {
             // Killed while creating the database, before its first commit: the next writer completes it.
             summary.interruptedCreations += 1
             return

@@ -158,7 +158,7 @@ final class GrowthSampler: @unchecked Sendable {
     }
 
     /// The oldest held snapshot and its holder.
-    private func oldestReader(_ slots: [ReaderSlot]) -> (transactionID: Int, pid: Int32)? {
+    private func oldestReader(_ slots: [Store.ReaderSlot]) -> (transactionID: Int, pid: Int32)? {
         slots.compactMap { slot in slot.transactionID.map { ($0, slot.processID) } }.min { $0.0 < $1.0 }
     }
 
@@ -199,7 +199,7 @@ final class GrowthSampler: @unchecked Sendable {
         let slots = store.readerSlots()
         let info = store.info()
         let fileSize = ((try? FileManager.default.attributesOfItem(atPath: dataPath))?[.size] as? NSNumber)?.intValue ?? 0
-        let freeList: FreeList
+        let freeList: Store.FreeList
         do {
             freeList = try store.freeList()
         } catch {

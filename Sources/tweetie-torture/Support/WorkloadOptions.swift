@@ -8,7 +8,7 @@ enum DurabilityArgument: String, ExpressibleByArgument, CaseIterable, Sendable {
     case noMetaSync = "no-meta-sync"
     case noSync = "no-sync"
 
-    var value: Durability {
+    var value: StoreConfiguration.Durability {
         switch self {
         case .full: .full
         case .noMetaSync: .noMetaSync
@@ -20,7 +20,7 @@ enum DurabilityArgument: String, ExpressibleByArgument, CaseIterable, Sendable {
 /// How the torture processes open a database.
 enum TortureDatabase {
     /// The store configuration: a small initial map (growth happens early and often).
-    static func configuration(durability: Durability = .full, mapSize: Int = 1 << 20, readOnly: Bool = false) -> StoreConfiguration {
+    static func configuration(durability: StoreConfiguration.Durability = .full, mapSize: Int = 1 << 20, readOnly: Bool = false) -> StoreConfiguration {
         var configuration = StoreConfiguration()
         configuration.durability = durability
         configuration.mapSize = mapSize
@@ -28,7 +28,7 @@ enum TortureDatabase {
         return configuration
     }
 
-    static func open(_ path: String, durability: Durability = .full, mapSize: Int = 1 << 20, readOnly: Bool = false) throws -> Store {
+    static func open(_ path: String, durability: StoreConfiguration.Durability = .full, mapSize: Int = 1 << 20, readOnly: Bool = false) throws -> Store {
         try TweetieDatabase.open(at: path, configuration: configuration(durability: durability, mapSize: mapSize, readOnly: readOnly))
     }
 

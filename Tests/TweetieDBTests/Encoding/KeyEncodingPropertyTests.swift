@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import TweetieDB
+import TweetieTestSupport
 
 /// One component of a random composite key, with an independent reference ordering.
 private enum KeyValue: Equatable {

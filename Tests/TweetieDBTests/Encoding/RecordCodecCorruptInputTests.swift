@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import TweetieDB
+import TweetieTestSupport
 
 @Suite("Record codec corrupt input")
 struct RecordCodecCorruptInputTests {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import TweetieDB
+import TweetieTestSupport
 
 @Suite("RecordCodable fast path: byte compatibility with Codable")
 struct RecordFastCodecTests {

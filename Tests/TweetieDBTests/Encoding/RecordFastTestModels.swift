@@ -1,5 +1,6 @@
 import Foundation
 @testable import TweetieDB
+import TweetieTestSupport
 
 /// A tweet-like record with synthesized `Codable` and a hand-written ``RecordCodable``.
 struct RecordFastTweet: Codable, RecordCodable, Equatable {

@@ -1,4 +1,5 @@
 import Foundation
+import TweetieTestSupport
 
 /// Value generators for the encoding property tests, on the shared seeded generator.
 extension SeededRandom {

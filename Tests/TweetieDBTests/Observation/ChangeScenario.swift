@@ -1,4 +1,5 @@
 @testable import TweetieDB
+import TweetieTestSupport
 
 /// A row key with many ties: (day, rank) with the record id as tie breaker.
 struct TestKey: Comparable, Hashable, Sendable, CustomStringConvertible {

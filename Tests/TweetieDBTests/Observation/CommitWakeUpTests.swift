@@ -2,6 +2,7 @@ import Foundation
 import Synchronization
 import Testing
 @testable import TweetieDB
+import TweetieTestSupport
 
 /// Each cross-process wake-up path alone: the notify file (inotify, poll off) and the snapshot
 /// poll (no inotify, no notify-file write). Commits are made through the raw environment, so the

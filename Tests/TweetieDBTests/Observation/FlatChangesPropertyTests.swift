@@ -1,5 +1,6 @@
 import Testing
 @testable import TweetieDB
+import TweetieTestSupport
 
 @Suite("Flat changesets, property-based")
 struct FlatChangesPropertyTests {

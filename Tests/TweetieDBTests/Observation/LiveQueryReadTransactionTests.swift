@@ -5,6 +5,7 @@ import Testing
 import Glibc
 #endif
 @testable import TweetieDB
+import TweetieTestSupport
 
 @Suite("Live queries keep their read transactions short")
 struct LiveQueryReadTransactionTests {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import TweetieDB
+import TweetieTestSupport
 
 @Suite("Live queries")
 struct LiveQueryTests {
@@ -14,11 +15,11 @@ struct LiveQueryTests {
     /// A hang is a recorded failure (``TimedOut``), never a crash: the timeout cancels the pull,
     /// which then ends with `nil`, reported as ``ObservationEnded``.
     static func next<R>(_ iterator: UncheckedBox<QueryObservation<R>.Iterator>) async throws -> QueryChange<R> {
-        try await withTimeout(10, "a live query element") { try await ObservationEnded.unwrap(iterator.value.next()) }
+        try await withTimeout("a live query element", seconds: 10) { try await ObservationEnded.unwrap(iterator.value.next()) }
     }
 
     static func nextSectioned<S, R>(_ iterator: UncheckedBox<SectionedQueryObservation<S, R>.Iterator>) async throws -> SectionedQueryChange<S, R> {
-        try await withTimeout(10, "a sectioned live query element") { try await ObservationEnded.unwrap(iterator.value.next()) }
+        try await withTimeout("a sectioned live query element", seconds: 10) { try await ObservationEnded.unwrap(iterator.value.next()) }
     }
 
     struct Day: Hashable, Comparable, Sendable {
@@ -232,7 +233,7 @@ struct LiveQueryTests {
         }
         while started.value == 0 { try await Task.sleep(nanoseconds: 1_000_000) }
         task.cancel()
-        let count = try await withTimeout(10, "the cancelled observation to end") { try await task.value }
+        let count = try await withTimeout("the cancelled observation to end", seconds: 10) { try await task.value }
         #expect(count == 1)
     }
 

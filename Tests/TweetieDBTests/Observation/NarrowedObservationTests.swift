@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import TweetieDB
+import TweetieTestSupport
 
 /// A record sorted by a secondary index on a field that narrowed observations do not watch.
 struct Liked: Record, Identifiable, Hashable {

@@ -1,5 +1,6 @@
 import Testing
 @testable import TweetieDB
+import TweetieTestSupport
 
 @Suite("RankedTree")
 struct RankedTreeTests {

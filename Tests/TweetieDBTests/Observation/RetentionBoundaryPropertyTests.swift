@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import TweetieDB
+import TweetieTestSupport
 
 /// The change log's retention boundary (`ChangeLog.read`'s truncation test), property-based:
 /// random retention bounds (below and above the 64 where pruning goes in batches) and readers

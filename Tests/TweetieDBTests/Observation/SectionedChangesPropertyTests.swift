@@ -1,5 +1,6 @@
 import Testing
 @testable import TweetieDB
+import TweetieTestSupport
 
 @Suite("Sectioned changesets, property-based")
 struct SectionedChangesPropertyTests {

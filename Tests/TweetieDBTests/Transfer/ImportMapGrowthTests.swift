@@ -12,7 +12,7 @@ struct ImportMapGrowthTests {
     /// A store with `count` small posts and one member.
     static func source(_ count: Int) throws -> Store {
         var configuration = StoreConfiguration()
-        configuration.environment.durability = .noSync
+        configuration.durability = .noSync
         let store = try Store.temporary(collections: [Post.self, Member.self], configuration: configuration)
         let epoch = Date(timeIntervalSince1970: 1_500_000_000)
         let posts = (1...count).map { Post(id: Int64($0), author: "a\($0 % 13)", text: "post \($0)", created: epoch.addingTimeInterval(Double($0)), likes: $0 % 7) }
@@ -26,8 +26,8 @@ struct ImportMapGrowthTests {
     /// An empty store whose map starts at 1 MiB.
     static func smallMapTarget() throws -> Store {
         var configuration = StoreConfiguration()
-        configuration.environment.mapSize = 1 << 20
-        configuration.environment.durability = .noSync
+        configuration.mapSize = 1 << 20
+        configuration.durability = .noSync
         return try Store.temporary(collections: [Post.self, Member.self], configuration: configuration)
     }
 

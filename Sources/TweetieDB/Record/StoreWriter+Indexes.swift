@@ -1,0 +1,150 @@
+/// Index upkeep: building, checking and writing the index entries of the records a writer
+/// adds, and rebuilding a collection's indexes.
+extension StoreWriter {
+    /// Builds the entry key of every index of `record` in the scratch encoders, and checks them
+    /// (``checkIndexEntries(key:descriptor:)``).
+    @inlinable
+    func prepareIndexEntries<R: Record>(of record: borrowing R, key: [UInt8], descriptor: CollectionDescriptor) throws {
+        let indexes = R.indexes
+        guard !indexes.isEmpty else { return }
+        scratch.prepare(indexCount: indexes.count)
+        // (Indexes are used in place, `indexes[position]`, not copied out: a copy retains and
+        // releases its name and closures for every record.)
+        for position in indexes.indices {
+            scratch.newEntries[position].reset()
+            indexes[position].appendEntryKey(of: record, primaryKey: key, to: &scratch.newEntries[position])
+        }
+        try checkIndexEntries(key: key, descriptor: descriptor)
+    }
+
+    /// Checks the entries in the scratch encoders: LMDB's key size limit, and that no other
+    /// record holds a unique value.
+    @usableFromInline
+    func checkIndexEntries(key: [UInt8], descriptor: CollectionDescriptor) throws {
+        for position in descriptor.indexDatabases.indices {
+            let count = scratch.newEntries[position].bytes.count
+            guard count <= Store.maxKeySize else {
+                throw StoreError(.invalidArgument, operation: "add", database: "\(descriptor.name)#\(descriptor.indexes[position].name)", path: store.path,
+                                    message: "the index entry for \(descriptor.describeKey(key)) is \(count) bytes; LMDB keys are limited to \(Store.maxKeySize)")
+            }
+            try checkUniqueEntry(scratch.newEntries[position].bytes, position: position, key: key, descriptor: descriptor, during: .add)
+        }
+    }
+
+    /// Writes the entries ``prepareIndexEntries(of:key:descriptor:)`` built, replacing those of
+    /// `old` where the value changed.
+    @inlinable
+    func writeIndexEntries<R: Record>(of type: R.Type, key: [UInt8], old: R?, descriptor: CollectionDescriptor) throws {
+        let indexes = R.indexes
+        let transaction = self.writeTransaction
+        for position in indexes.indices {
+            let database = descriptor.indexDatabases[position]
+            if let old {
+                scratch.oldEntries[position].reset()
+                indexes[position].appendEntryKey(of: old, primaryKey: key, to: &scratch.oldEntries[position])
+                if scratch.oldEntries[position].bytes == scratch.newEntries[position].bytes { continue }
+                try scratch.oldEntries[position].bytes.withUnsafeBytes { _ = try transaction.delete(rawKey: $0, in: database) }
+            } else if scratch.isBatching && !descriptor.indexIsUnique[position] {
+                let pending = scratch.pending[position]
+                scratch.newEntries[position].bytes.withUnsafeBytes { pending.append(key: $0, primaryKeyCount: key.count) }
+                scratch.hasPending = true
+                if pending.entryCount >= scratch.pendingLimit { try writePendingIndexEntries(descriptor: descriptor) }
+                continue
+            }
+            try scratch.newEntries[position].bytes.withUnsafeBytes { entry in
+                try key.withUnsafeBytes { try transaction.putValue(rawKey: entry, rawValue: $0, in: database) }
+            }
+        }
+    }
+
+    /// Writes the index entries a batch held back, each index's in key order.
+    @usableFromInline
+    func writePendingIndexEntries(descriptor: CollectionDescriptor) throws {
+        guard scratch.hasPending else { return }
+        scratch.hasPending = false
+        let transaction = self.writeTransaction
+        do {
+            for position in descriptor.indexDatabases.indices where !scratch.pending[position].isEmpty {
+                let database = descriptor.indexDatabases[position]
+                try scratch.pending[position].forEachInKeyOrder { entry, primaryKey in
+                    try transaction.putAppending(rawKey: entry, rawValue: primaryKey, in: database)
+                }
+            }
+        } catch {
+            // A failed put leaves LMDB's transaction unusable; drop the other indexes' entries
+            // too, so that no later batch writes them into another collection's index.
+            for pending in scratch.pending { pending.discard() }
+            throw error
+        }
+    }
+
+    /// Rebuilds every index of a collection from its records (after a migration or an index change).
+    func rebuildIndexes(of descriptor: CollectionDescriptor) throws {
+        for database in descriptor.indexDatabases { try writeTransaction.removeAll(in: database) }
+        guard !descriptor.indexes.isEmpty else { return }
+        var entries: [(Int, [UInt8], [UInt8])] = []
+        try writeTransaction.forEach(in: descriptor.records) { key, value in
+            entries.append(contentsOf: try descriptor.indexEntries(value, Array(key)))
+            return true
+        }
+        try putIndexEntries(entries, descriptor: descriptor, during: .rebuild)
+    }
+
+    /// Stores already-encoded record bytes (from an import) with their index entries, maintaining
+    /// the indexes and the change record.
+    func put(encodedRecord bytes: [UInt8], primaryKey: [UInt8], indexEntries: [(Int, [UInt8], [UInt8])],
+             descriptor: CollectionDescriptor) throws -> WriteOutcome {
+        let existing = try primaryKey.withUnsafeBytes { try writeTransaction.rawValue(forRawKey: $0, in: descriptor.records) }
+        if let existing, bytes.withUnsafeBytes({ compareBytes(existing, $0) == 0 }) { return .unchanged }
+        if let existing {
+            for (position, key, _) in try descriptor.indexEntries(existing, primaryKey) {
+                try writeTransaction.delete(key, in: descriptor.indexDatabases[position])
+            }
+        }
+        try putIndexEntries(indexEntries, descriptor: descriptor, during: .import)
+        try writeTransaction.put(primaryKey, bytes, in: descriptor.records)
+        if existing == nil {
+            recorder.changes.recordInsert(descriptor.name, primaryKey)
+            return .inserted
+        }
+        recorder.changes.recordModify(descriptor.name, primaryKey)
+        return .modified
+    }
+
+    /// Puts index entries built from encoded records (`(index position, entry key, primary key)`,
+    /// as ``CollectionDescriptor/indexEntries(_:_:)`` and an import's decoder make them), each
+    /// checked by ``checkUniqueEntry(_:position:key:descriptor:during:)`` first.
+    func putIndexEntries(_ entries: [(Int, [UInt8], [UInt8])], descriptor: CollectionDescriptor, during write: IndexWrite) throws {
+        for (position, entry, primaryKey) in entries {
+            try checkUniqueEntry(entry, position: position, key: primaryKey, descriptor: descriptor, during: write)
+            try writeTransaction.put(entry, primaryKey, in: descriptor.indexDatabases[position])
+        }
+    }
+
+    /// The write that puts an index entry, for the operation and the words of its errors.
+    @usableFromInline
+    enum IndexWrite: String {
+        /// ``add(_:update:)`` and ``add(contentsOf:update:)``.
+        case add
+        /// An NDJSON import.
+        case `import`
+        /// ``rebuildIndexes(of:)``.
+        case rebuild = "rebuild index"
+    }
+
+    /// The unique-index check of every write path (add, batch, import, index rebuild): throws a
+    /// `constraintViolation` when the index at `position` is unique and already holds `entry` for
+    /// a record other than `key`.
+    @usableFromInline
+    func checkUniqueEntry(_ entry: [UInt8], position: Int, key: [UInt8], descriptor: CollectionDescriptor, during write: IndexWrite) throws {
+        guard descriptor.indexIsUnique[position],
+              let owner = try writeTransaction.value(for: entry, in: descriptor.indexDatabases[position]), owner != key else { return }
+        let name = descriptor.indexes[position].name
+        let message = switch write {
+        case .add: "unique index '\(name)' already holds this value for the record with key \(descriptor.describeKey(owner)), so \(descriptor.describeKey(key)) cannot use it"
+        case .import: "unique index '\(name)' already holds this value for \(descriptor.describeKey(owner))"
+        case .rebuild: "records \(descriptor.describeKey(owner)) and \(descriptor.describeKey(key)) share a value of the unique index"
+        }
+        throw StoreError(.constraintViolation, operation: write.rawValue, database: "\(descriptor.name)#\(name)", path: store.path, message: message)
+    }
+}

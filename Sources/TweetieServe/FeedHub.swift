@@ -1,0 +1,313 @@
+import Foundation
+import NIOCore
+import Synchronization
+import TweetieSync
+
+/// One feed message framed as a Server-Sent Event, encoded once and shared by every client.
+struct SSEFrame: Sendable {
+    /// `event: …\nid: …\ndata: …\n\n`, or a keep-alive comment.
+    var bytes: ByteBuffer
+    /// When the message arrived from the store (`nil` for keep-alives and snapshots made for one client).
+    var arrived: ContinuousClock.Instant?
+
+    /// The frame of `event`.
+    init(_ event: FeedEvent, arrived: ContinuousClock.Instant?) {
+        var buffer = ByteBuffer()
+        buffer.reserveCapacity(event.json.count + 64)
+        buffer.writeString("event: \(event.name)\nid: \(event.sequence)\ndata: ")
+        buffer.writeBytes(event.json)
+        buffer.writeString("\n\n")
+        bytes = buffer
+        self.arrived = arrived
+    }
+
+    private init(comment: String) {
+        bytes = ByteBuffer(string: ": \(comment)\n\n")
+        arrived = nil
+    }
+
+    /// The comment sent to an idle client every ``TweetieServer/Configuration/keepAliveInterval``.
+    static let keepAlive = SSEFrame(comment: "keep-alive")
+}
+
+/// One observed feed and its clients: the store is observed once, each message is encoded once,
+/// and the same bytes are queued to every client.
+///
+/// Each client has a queue of at most ``queueBound`` messages. A client that falls further behind
+/// (it reads slower than commits arrive) loses its queue and receives, when it reads again, one
+/// `reset` snapshot of the current state followed by the messages after it: memory per client stays
+/// bounded and no client holds back the others.
+///
+/// The hub keeps the last ``historyBound`` change messages for resuming clients: a client that
+/// resumes after a sequence the hub delivered gets the messages after it; a client that resumes
+/// after an older sequence (before the hub started, for example after a server restart) gets them
+/// when the change log shows that no commit in between touched the feed's collection; otherwise it
+/// gets a `reset` snapshot.
+final class FeedHub: Sendable {
+    /// What a client's next read returns.
+    enum Pull: Sendable {
+        case frame(SSEFrame)
+        case closed
+    }
+
+    private struct Client {
+        var queue = CircularBuffer<SSEFrame>()
+        /// The reason of the snapshot the client must get before its queue (`initial` or `reset`).
+        var pendingSnapshot: String?
+        var waiter: CheckedContinuation<Pull, Never>?
+    }
+
+    private struct State {
+        var clients: [Int: Client] = [:]
+        var nextID = 0
+        var ready = false
+        var readyWaiters: [CheckedContinuation<Void, any Error>] = []
+        var failure: (any Error)?
+        /// The sequence of the last message.
+        var sequence: UInt64 = 0
+        /// The sequence from which ``history`` is complete.
+        var base: UInt64 = 0
+        /// The last change messages, each with the sequence it applies to.
+        var history = CircularBuffer<(previous: UInt64, sequence: UInt64, frame: SSEFrame)>()
+        var snapshot: SnapshotMaker?
+        var cachedSnapshots: [String: (sequence: UInt64, event: FeedEvent)] = [:]
+        var lastUse = ContinuousClock.now
+    }
+
+    /// The feed.
+    let spec: FeedSpec
+    /// The most messages queued for one client.
+    let queueBound: Int
+    /// The most change messages kept for resuming clients.
+    let historyBound: Int
+    private let store: Store
+    private let metrics: ServeMetrics
+    private let state = Mutex(State())
+
+    init(spec: FeedSpec, store: Store, queueBound: Int, historyBound: Int, metrics: ServeMetrics) {
+        self.spec = spec
+        self.store = store
+        self.queueBound = queueBound
+        self.historyBound = historyBound
+        self.metrics = metrics
+    }
+
+    /// Observes the feed until cancelled or failed; then every client is closed.
+    func run(list: ListIdentifier, now: Date) async {
+        do {
+            try await FeedSource.follow(spec, list: list, store: store, now: now) { publish($0) }
+            finish(failure: CancellationError())
+        } catch {
+            finish(failure: error)
+        }
+    }
+
+    private func publish(_ delivery: FeedDelivery) {
+        metrics.messages.increment()
+        let frame = SSEFrame(delivery.event, arrived: .now)
+        let waiters: [CheckedContinuation<Void, any Error>] = state.withLock { state in
+            let previous = state.sequence
+            state.sequence = delivery.event.sequence
+            state.snapshot = delivery.snapshot
+            state.cachedSnapshots = [:]
+            guard state.ready else {
+                state.ready = true
+                state.base = delivery.event.sequence
+                defer { state.readyWaiters = [] }
+                return state.readyWaiters
+            }
+            if delivery.event.name == "change" {
+                state.history.append((previous, delivery.event.sequence, frame))
+                if state.history.count > historyBound { state.base = state.history.removeFirst().sequence }
+            } else {
+                state.history.removeAll()
+                state.base = delivery.event.sequence
+            }
+            for id in Array(state.clients.keys) { enqueue(frame, to: id, in: &state) }
+            return []
+        }
+        for waiter in waiters { waiter.resume() }
+    }
+
+    private func enqueue(_ frame: SSEFrame, to id: Int, in state: inout State) {
+        // In place (through the dictionary's subscript), so that no queue is copied.
+        guard state.clients[id] != nil, state.clients[id]!.pendingSnapshot == nil else { return }
+        if let waiter = state.clients[id]!.waiter {
+            state.clients[id]!.waiter = nil
+            waiter.resume(returning: .frame(frame))
+        } else if state.clients[id]!.queue.count >= queueBound {
+            state.clients[id]!.queue.removeAll()
+            state.clients[id]!.pendingSnapshot = "reset"
+            metrics.slowClientResets.increment()
+        } else {
+            state.clients[id]!.queue.append(frame)
+        }
+    }
+
+    private func finish(failure: any Error) {
+        let waiters = state.withLock { state in
+            state.failure = failure
+            defer { state.readyWaiters = [] }
+            return state.readyWaiters
+        }
+        for waiter in waiters { waiter.resume(throwing: failure) }
+        closeAll()
+    }
+
+    /// Waits for the feed's first snapshot.
+    private func waitUntilReady() async throws {
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+            let result: Result<Void, any Error>? = state.withLock { state in
+                if let failure = state.failure { return .failure(failure) }
+                if state.ready { return .success(()) }
+                state.readyWaiters.append(continuation)
+                return nil
+            }
+            if let result { continuation.resume(with: result) }
+        }
+    }
+
+    /// Registers a client; it starts with a snapshot (`after` is `nil`), or with what it missed
+    /// after `after` (see the type's discussion). Returns the client's id for ``next(_:)``.
+    func subscribe(after: UInt64?) async throws -> Int {
+        try await waitUntilReady()
+        var touches: (touching: [UInt64], last: UInt64)?
+        if let after, !state.withLock({ isBoundary(after, $0) }) {
+            touches = try FeedSource.touches(of: FeedSource.collection(of: spec), after: after, in: store)
+        }
+        return try state.withLock { state in
+            if let failure = state.failure { throw failure }
+            var client = Client()
+            if let after {
+                if let frames = missed(after: after, touches: touches, state), frames.count <= queueBound {
+                    client.queue.append(contentsOf: frames)
+                } else {
+                    client.pendingSnapshot = "reset"
+                }
+            } else {
+                client.pendingSnapshot = "initial"
+            }
+            let id = state.nextID
+            state.nextID += 1
+            state.clients[id] = client
+            state.lastUse = .now
+            metrics.clients.increment()
+            return id
+        }
+    }
+
+    private func isBoundary(_ sequence: UInt64, _ state: State) -> Bool {
+        sequence == state.base || state.history.contains { $0.sequence == sequence }
+    }
+
+    /// The change frames a client whose state is at `after` misses, or `nil` when the hub cannot
+    /// tell (then it gets a `reset` snapshot).
+    private func missed(after: UInt64, touches: (touching: [UInt64], last: UInt64)?, _ state: State) -> [SSEFrame]? {
+        // The first sequence the hub delivered at or after `after` at which the client's state is
+        // the hub's: `after` itself, or a later one when no commit in between touched the feed.
+        var boundary: UInt64?
+        if isBoundary(after, state) {
+            boundary = after
+        } else if let touches {
+            let firstTouch = touches.touching.first ?? UInt64.max
+            let candidates = [state.base] + state.history.map(\.sequence)
+            boundary = candidates.first { $0 >= after && $0 <= touches.last && $0 < firstTouch }
+        }
+        guard let boundary else { return nil }
+        return state.history.filter { $0.previous >= boundary }.map(\.frame)
+    }
+
+    /// The client's next frame, waiting for one; `.closed` once the client was removed or the feed
+    /// ended. Cancelling the calling task removes the client.
+    func next(_ id: Int) async throws -> Pull {
+        let reason: String? = state.withLock { $0.clients[id]?.pendingSnapshot }
+        if let reason {
+            return try snapshot(reason: reason) { state, event in
+                guard state.clients[id] != nil else { return .closed }
+                state.clients[id]!.queue.removeAll()
+                state.clients[id]!.pendingSnapshot = nil
+                return .frame(SSEFrame(event, arrived: nil))
+            }
+        }
+        return await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Pull, Never>) in
+                let ready: Pull? = state.withLock { state in
+                    guard state.clients[id] != nil else { return .closed }
+                    if state.clients[id]!.pendingSnapshot != nil { return .frame(SSEFrame.keepAlive) }  // the next read sends it
+                    if let frame = state.clients[id]!.queue.popFirst() { return .frame(frame) }
+                    state.clients[id]!.waiter = continuation
+                    return nil
+                }
+                if let ready { continuation.resume(returning: ready) }
+            }
+        } onCancel: {
+            unsubscribe(id)
+        }
+    }
+
+    /// Removes a client; its pending read returns `.closed`.
+    func unsubscribe(_ id: Int) {
+        let waiter: CheckedContinuation<Pull, Never>?? = state.withLock { state in
+            state.lastUse = .now
+            return state.clients.removeValue(forKey: id).map(\.waiter)
+        }
+        guard let waiter else { return }
+        metrics.clients.decrement()
+        waiter?.resume(returning: .closed)
+    }
+
+    /// Closes every client (their streams end).
+    func closeAll() {
+        let clients = state.withLock { state in
+            defer { state.clients = [:] }
+            return state.clients
+        }
+        for client in clients.values { client.waiter?.resume(returning: .closed) }
+        metrics.clients.decrement(by: Double(clients.count))
+    }
+
+    /// Sends a keep-alive comment to every client waiting for a message.
+    func keepAlive() {
+        state.withLock { state in
+            for id in state.clients.keys {
+                if let waiter = state.clients[id]?.waiter {
+                    state.clients[id]!.waiter = nil
+                    waiter.resume(returning: .frame(.keepAlive))
+                }
+            }
+        }
+    }
+
+    /// Whether the hub has had no client for `interval` (then it may be stopped).
+    func isIdle(for interval: Duration) -> Bool {
+        state.withLock { $0.clients.isEmpty && $0.lastUse.duration(to: .now) > interval }
+    }
+
+    /// The current snapshot (reason `initial`), with its sequence; `unchanged` is asked first and
+    /// nothing is encoded when it returns true.
+    func currentSnapshot(unchanged: (UInt64) -> Bool) async throws -> (sequence: UInt64, json: Data?) {
+        try await waitUntilReady()
+        state.withLock { $0.lastUse = .now }
+        let sequence = state.withLock { $0.sequence }
+        if unchanged(sequence) { return (sequence, nil) }
+        return try snapshot(reason: "initial") { _, event in (event.sequence, event.json) }
+    }
+
+    /// Encodes (or takes from the cache) the snapshot of the current sequence, outside the lock,
+    /// then runs `body` under the lock if no message arrived meanwhile (else starts again).
+    private func snapshot<T: Sendable>(reason: String, _ body: (inout State, FeedEvent) -> T) throws -> T {
+        while true {
+            let (maker, sequence, cached) = try state.withLock { state in
+                if let failure = state.failure { throw failure }
+                return (state.snapshot!, state.sequence, state.cachedSnapshots[reason])
+            }
+            let event = try cached.flatMap { $0.sequence == sequence ? $0.event : nil } ?? maker(reason)
+            let result: T? = state.withLock { state in
+                guard state.sequence == sequence else { return nil }
+                state.cachedSnapshots[reason] = (sequence, event)
+                return body(&state, event)
+            }
+            if let result { return result }
+        }
+    }
+}

@@ -1,0 +1,76 @@
+import Foundation
+import Synchronization
+import TweetieSync
+
+/// The feeds the server observes, one ``FeedHub`` per distinct ``FeedSpec``, started on first use
+/// and stopped when no client has used them for a while.
+final class FeedHubs: Sendable {
+    /// Too many distinct feeds are observed at once.
+    struct TooManyFeeds: Error {}
+
+    private struct Entry {
+        var hub: FeedHub
+        var task: Task<Void, Never>
+    }
+
+    private let configuration: TweetieServer.Configuration
+    private let store: Store
+    private let metrics: ServeMetrics
+    private let entries = Mutex<[FeedSpec: Entry]>([:])
+
+    init(configuration: TweetieServer.Configuration, store: Store, metrics: ServeMetrics) {
+        self.configuration = configuration
+        self.store = store
+        self.metrics = metrics
+    }
+
+    /// The hub of `spec`, started if needed.
+    func hub(for spec: FeedSpec) throws -> FeedHub {
+        try entries.withLock { entries in
+            if let entry = entries[spec] { return entry.hub }
+            guard entries.count < configuration.maxFeeds else { throw TooManyFeeds() }
+            let hub = FeedHub(spec: spec, store: store, queueBound: configuration.clientQueueBound,
+                              historyBound: configuration.historyBound, metrics: metrics)
+            let list = configuration.list, now = configuration.now
+            let task = Task { [weak self] in
+                await hub.run(list: list, now: now)
+                self?.remove(hub)
+            }
+            entries[spec] = Entry(hub: hub, task: task)
+            metrics.feeds.increment()
+            return hub
+        }
+    }
+
+    private func remove(_ hub: FeedHub) {
+        let removed = entries.withLock { entries in
+            guard entries[hub.spec]?.hub === hub else { return false }
+            entries[hub.spec] = nil
+            return true
+        }
+        if removed { metrics.feeds.decrement() }
+    }
+
+    /// Sends a keep-alive to every idle client, and stops the feeds no client used for `idle`.
+    func maintain(idle: Duration) {
+        let (all, idleEntries) = entries.withLock { entries in
+            let idleEntries = entries.values.filter { $0.hub.isIdle(for: idle) }
+            for entry in idleEntries { entries[entry.hub.spec] = nil }
+            return (Array(entries.values), idleEntries)
+        }
+        for entry in all { entry.hub.keepAlive() }
+        for entry in idleEntries {
+            entry.task.cancel()
+            metrics.feeds.decrement()
+        }
+    }
+
+    /// Ends every client's stream and stops every feed.
+    func closeAll() {
+        let all = entries.withLock { Array($0.values) }
+        for entry in all {
+            entry.hub.closeAll()
+            entry.task.cancel()
+        }
+    }
+}

@@ -1,0 +1,93 @@
+import Foundation
+import Hummingbird
+import HummingbirdCore
+import TweetieSync
+
+/// A feed request, parsed and checked: `/feeds/list`, `/feeds/person/{username}`, `/feeds/people`
+/// with `?sections=day|none&moves=1|0&after=SEQ`.
+///
+/// Defaults as `tweetie-db feed`: `list` by day, `person` and `people` in one section, moves on.
+/// `people` takes `sections=none` only. Unknown or repeated parameters are errors.
+struct FeedRequest: Sendable {
+    /// Why a request was refused.
+    enum Problem: Error {
+        case notFound(String)
+        case badRequest(String)
+    }
+
+    var spec: FeedSpec
+    /// Resume after this sequence (`Last-Event-ID`, else `?after=`).
+    var after: UInt64?
+    var acceptsEvents: Bool
+    var ifNoneMatch: String?
+
+    static func parse(path: String, query: FlatDictionary<Substring, Substring>, lastEventID: String?, acceptsEvents: Bool,
+                      ifNoneMatch: String?) -> Result<FeedRequest, Problem> {
+        let parts = path.dropFirst("/feeds/".count).split(separator: "/", omittingEmptySubsequences: false)
+        let kind: FeedSpec.Kind
+        switch (parts.first, parts.count) {
+        case ("list", 1): kind = .list
+        case ("people", 1): kind = .people
+        case ("person", 2):
+            guard let username = parts[1].removingPercentEncoding, isUsername(username) else {
+                return .failure(.badRequest("'\(parts[1])' is not a username: 1 to 50 letters, digits or underscores"))
+            }
+            kind = .person(username)
+        default:
+            return .failure(.notFound("no such feed: \(path) (there are /feeds/list, /feeds/person/{username}, /feeds/people)"))
+        }
+        var values: [String: String] = [:]
+        for (name, value) in query {
+            guard ["sections", "moves", "after"].contains(name) else {
+                return .failure(.badRequest("unknown parameter '\(name)' (there are sections, moves, after)"))
+            }
+            guard values.updateValue(String(value), forKey: String(name)) == nil else {
+                return .failure(.badRequest("parameter '\(name)' is given more than once"))
+            }
+        }
+        let sections: FeedSectioning
+        switch (values["sections"], kind) {
+        case (nil, .list): sections = .day
+        case (nil, _): sections = .none
+        case ("day", .people): return .failure(.badRequest("the people feed has one section: sections=none only"))
+        case (let value?, _):
+            guard let parsed = FeedSectioning(rawValue: value) else {
+                return .failure(.badRequest("sections must be day or none, not '\(value)'"))
+            }
+            sections = parsed
+        }
+        let moves: Bool
+        switch values["moves"] {
+        case nil, "1": moves = true
+        case "0": moves = false
+        case let value?: return .failure(.badRequest("moves must be 1 or 0, not '\(value)'"))
+        }
+        var after: UInt64?
+        for (name, value) in [("Last-Event-ID", lastEventID), ("after", values["after"])] {
+            guard let value, after == nil else { continue }
+            guard let sequence = UInt64(value), String(sequence) == value else {
+                return .failure(.badRequest("\(name) must be a sequence number (a decimal integer), not '\(value)'"))
+            }
+            after = sequence
+        }
+        return .success(FeedRequest(spec: FeedSpec(kind: kind, sections: sections, moves: moves), after: after,
+                                    acceptsEvents: acceptsEvents, ifNoneMatch: ifNoneMatch))
+    }
+
+    static func isUsername(_ text: String) -> Bool {
+        (1...50).contains(text.utf8.count) && text.utf8.allSatisfy { $0 == UInt8(ascii: "_") || (0x30...0x39).contains($0) || (0x41...0x5A).contains($0) || (0x61...0x7A).contains($0) }
+    }
+
+    /// The `ETag` of a snapshot at `sequence`.
+    static func etag(_ sequence: UInt64) -> String { "\"\(sequence)\"" }
+
+    /// Whether `If-None-Match` names the snapshot at `sequence` (or `*`).
+    func matches(etagOf sequence: UInt64) -> Bool {
+        guard let ifNoneMatch else { return false }
+        let tag = Self.etag(sequence)
+        return ifNoneMatch.split(separator: ",").contains { candidate in
+            let trimmed = candidate.trimmingCharacters(in: .whitespaces)
+            return trimmed == "*" || trimmed == tag || trimmed == "W/" + tag
+        }
+    }
+}

@@ -1,0 +1,113 @@
+import Foundation
+
+/// The JSON form of a 64-bit id: a number with a string twin, the way Twitter's API pairs `id`
+/// with `id_str`.
+///
+/// Rules: every id field of a record's JSON form (`id`, `authorId`, `inReplyToId`) is written
+/// twice — as a JSON number under its name and as a decimal string under its name plus `Str`
+/// (`idStr`, `authorIdStr`, `inReplyToIdStr`) — because JSON readers that hold numbers as doubles
+/// (JavaScript, jq 1.6) silently change ids above 2^53. Reading accepts the number, the string
+/// twin, either one as a string, or both; when both are there they must agree, so a rounded id is
+/// refused instead of stored under the wrong key. The storage form (``RecordCodable``) carries
+/// the number only.
+///
+/// ```swift
+/// let json = try RecordJSON.encoder().encode(tweet)  // {…,"id":1071510262772662339,"idStr":"1071510262772662339",…}
+/// ```
+enum IDStringTwin {
+    /// A coding key made from any field name.
+    struct Key: CodingKey, ExpressibleByStringLiteral {
+        var stringValue: String
+        var intValue: Int? { nil }
+        init(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
+        init(stringLiteral value: String) { stringValue = value }
+    }
+
+    /// Reads the id `name` from its number and its string twin; nil when neither is there.
+    static func decodeIfPresent(_ name: String, from decoder: any Decoder) throws -> Int64? {
+        let container = try decoder.container(keyedBy: Key.self)
+        let key = Key(stringValue: name), twinKey = Key(stringValue: name + "Str")
+        var number: Int64?
+        if container.contains(key), try !container.decodeNil(forKey: key) {
+            if let value = try? container.decode(Int64.self, forKey: key) {
+                number = value
+            } else {
+                number = try parse(try container.decode(String.self, forKey: key), key: key, in: container)
+            }
+        }
+        guard container.contains(twinKey), try !container.decodeNil(forKey: twinKey) else { return number }
+        let twin = try parse(try container.decode(String.self, forKey: twinKey), key: twinKey, in: container)
+        if let number, number != twin {
+            throw DecodingError.dataCorruptedError(
+                forKey: twinKey, in: container,
+                debugDescription: "\(name) \(number) and \(name)Str \"\(twin)\" disagree (a JSON reader that holds numbers as doubles, such as jq 1.6 or JavaScript, rounds ids above 2^53; keep \(name)Str and drop \(name), or fix it)")
+        }
+        return twin
+    }
+
+    /// Reads the required id `name`.
+    static func decode(_ name: String, from decoder: any Decoder) throws -> Int64 {
+        guard let value = try decodeIfPresent(name, from: decoder) else {
+            let container = try decoder.container(keyedBy: Key.self)
+            throw DecodingError.keyNotFound(Key(stringValue: name), .init(codingPath: container.codingPath, debugDescription: "no \(name) or \(name)Str"))
+        }
+        return value
+    }
+
+    /// Writes the id `name` and its string twin (nothing when `value` is nil).
+    static func encode(_ value: Int64?, _ name: String, to container: inout KeyedEncodingContainer<Key>) throws {
+        guard let value else { return }
+        try container.encode(value, forKey: Key(stringValue: name))
+        try container.encode(String(value), forKey: Key(stringValue: name + "Str"))
+    }
+
+    private static func parse(_ text: String, key: Key, in container: KeyedDecodingContainer<Key>) throws -> Int64 {
+        guard let value = Int64(text) else {
+            throw DecodingError.dataCorruptedError(forKey: key, in: container, debugDescription: "'\(text)' is not a 64-bit integer id")
+        }
+        return value
+    }
+}
+
+extension Tweet {
+    /// Writes the JSON form: the storage fields, each id with its string twin (``IDStringTwin``).
+    ///
+    /// ```swift
+    /// let json = try RecordJSON.encoder().encode(tweet)
+    /// ```
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: IDStringTwin.Key.self)
+        try IDStringTwin.encode(id, "id", to: &c)
+        try c.encode(text, forKey: "text")
+        try c.encode(name, forKey: "name")
+        try c.encode(username, forKey: "username")
+        try IDStringTwin.encode(authorId, "authorId", to: &c)
+        try c.encode(created, forKey: "created")
+        try c.encode(imageURL, forKey: "imageURL")
+        try c.encode(retweetCount, forKey: "retweetCount")
+        try c.encode(favoriteCount, forKey: "favoriteCount")
+        try IDStringTwin.encode(inReplyToId, "inReplyToId", to: &c)
+        try c.encode(isRetweet, forKey: "isRetweet")
+        try c.encodeIfPresent(lang, forKey: "lang")
+        try c.encode(lists, forKey: "lists")
+    }
+}
+
+extension User {
+    /// Writes the JSON form: the storage fields, the id with its string twin (``IDStringTwin``).
+    ///
+    /// ```swift
+    /// let json = try RecordJSON.encoder().encode(user)
+    /// ```
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: IDStringTwin.Key.self)
+        try IDStringTwin.encode(id, "id", to: &c)
+        try c.encode(name, forKey: "name")
+        try c.encode(username, forKey: "username")
+        try c.encode(about, forKey: "about")
+        try c.encode(url, forKey: "url")
+        try c.encode(imageURL, forKey: "imageURL")
+        try c.encode(lists, forKey: "lists")
+    }
+}

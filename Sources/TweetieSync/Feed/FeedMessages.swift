@@ -1,0 +1,78 @@
+/// A feed's messages as an `AsyncSequence` (``ChangeFeed/messages(moves:)``,
+/// ``ChangeFeed/messages(after:moves:)``): each iteration observes the store afresh.
+///
+/// ```swift
+/// for try await message in feed.messages() { print(message.type, message.sequence) }
+/// ```
+public struct FeedMessages<Row: Codable & Sendable & Hashable>: AsyncSequence, Sendable {
+    /// Each element: one message.
+    public typealias Element = FeedMessage<Row>
+    /// Errors from reading the store.
+    public typealias Failure = any Error
+
+    let feed: ChangeFeed<Row>
+    let moves: Bool
+    /// The sequence the renderer holds when resuming.
+    let after: UInt64?
+
+    /// Starts observing.
+    ///
+    /// ```swift
+    /// let iterator = feed.messages().makeAsyncIterator()
+    /// ```
+    public func makeAsyncIterator() -> Iterator {
+        var builder = FeedBuilder<Row>(feed: feed.name, moves: moves)
+        if after != nil { builder.resuming() }
+        return Iterator(updates: feed.updates, builder: builder, after: after)
+    }
+
+    /// Produces the elements of ``FeedMessages``.
+    ///
+    /// ```swift
+    /// let snapshot = try await iterator.next()
+    /// ```
+    public final class Iterator: AsyncIteratorProtocol {
+        private let updates: SectionedUpdates<Row>
+        private let base: SectionedUpdates<Row>.Iterator
+        private var builder: FeedBuilder<Row>
+        private var after: UInt64?
+
+        init(updates: SectionedUpdates<Row>, builder: FeedBuilder<Row>, after: UInt64?) {
+            self.updates = updates
+            base = updates.makeAsyncIterator()
+            self.builder = builder
+            self.after = after
+        }
+
+        /// The next message; `nil` when the consuming task is cancelled.
+        ///
+        /// ```swift
+        /// while let message = try await iterator.next() { send(message) }
+        /// ```
+        public func next() async throws -> FeedMessage<Row>? {
+            while let update = try await base.next() {
+                if let after {
+                    self.after = nil
+                    if try updates.unchanged(after: after, through: update.sequence) { continue }
+                }
+                return builder.message(for: update)
+            }
+            return nil
+        }
+    }
+}
+
+extension SectionedUpdates {
+    /// Whether no commit after `after` up to `sequence` can have changed these updates' rows: the
+    /// change log still holds every entry of that range and none names a record of the observed
+    /// collection. A renderer at `after` then holds the sections of `sequence`.
+    func unchanged(after: UInt64, through sequence: UInt64) throws -> Bool {
+        if after == sequence { return true }
+        guard after < sequence else { return false }
+        let slice = try store.read { try $0.changeLog(after: after) }
+        guard !slice.isTruncated else { return false }
+        return !slice.entries.contains {
+            $0.sequence <= sequence && ($0.unlistedCollections.contains(collection) || !($0.changes[collection] ?? []).isEmpty)
+        }
+    }
+}

@@ -1,0 +1,78 @@
+/// One delivery of a view model's live sections: the table-ready sections and the sectioned
+/// changeset from the previous delivery. A change feed message is this, serialized
+/// (``FeedBuilder``).
+///
+/// The changeset maps 1:1 onto ``sections``: applying it (``SectionedChangeset/apply(to:insertedSection:newElement:)``)
+/// to the previous delivery's rows, taking new rows from these sections, gives these sections'
+/// rows. Rows are identified by record id and compared by content; a timeline's
+/// ``TimelineRow/relativeTime`` is recomputed for *every* row on each delivery, so a row the
+/// changeset does not mention may still show a newer relative time — take it from the new
+/// sections (or re-render visible rows).
+///
+/// ```swift
+/// for try await update in viewModel.tweets {
+///     if update.isInitial { table.reload(update.sections) }
+///     else { table.apply(update.changeset, sections: update.sections) }
+/// }
+/// ```
+public struct SectionedUpdate<Row: Codable & Sendable & Hashable>: Sendable {
+    /// Every section, in display order.
+    ///
+    /// ```swift
+    /// print(update.sections.map(\.title))
+    /// ```
+    public var sections: [FeedSection<Row>]
+    /// How the previous delivery's sections became these; empty when ``isInitial``.
+    ///
+    /// ```swift
+    /// print(update.changeset.rowInsertions)
+    /// ```
+    public var changeset: SectionedChangeset
+    /// Whether to reload instead of animating (first delivery, or the observer fell behind the log).
+    ///
+    /// ```swift
+    /// if update.isInitial { table.reloadData() }
+    /// ```
+    public var isInitial: Bool
+    /// The store's change-log sequence these sections reflect.
+    ///
+    /// ```swift
+    /// print(update.sequence)
+    /// ```
+    public var sequence: UInt64
+
+    /// Creates an update.
+    ///
+    /// ```swift
+    /// let update = TimelineUpdate(sections: [], changeset: SectionedChangeset(), isInitial: true, sequence: 0)
+    /// ```
+    public init(sections: [FeedSection<Row>], changeset: SectionedChangeset, isInitial: Bool, sequence: UInt64) {
+        self.sections = sections
+        self.changeset = changeset
+        self.isInitial = isInitial
+        self.sequence = sequence
+    }
+
+    /// The total number of rows.
+    ///
+    /// ```swift
+    /// print(update.rowCount)
+    /// ```
+    public var rowCount: Int { sections.reduce(0) { $0 + $1.rows.count } }
+
+    /// The row at `indexPath`.
+    ///
+    /// ```swift
+    /// let row = update.row(at: TweetieDB.IndexPath(section: 0, row: 0))
+    /// ```
+    public func row(at indexPath: TweetieDB.IndexPath) -> Row {
+        sections[indexPath.section].rows[indexPath.row]
+    }
+}
+
+/// One delivery of a timeline (``ListTimelineViewModel/tweets``): day sections of tweet rows.
+///
+/// ```swift
+/// for try await update in viewModel.tweets { print(update.rowCount) }
+/// ```
+public typealias TimelineUpdate = SectionedUpdate<TimelineRow>

@@ -1,0 +1,101 @@
+import Foundation
+
+/// A view model's live sections as an `AsyncSequence` of ``SectionedUpdate``: a sectioned live
+/// query of the store, each element turned into table-ready rows and section titles against the
+/// `now` of that delivery.
+///
+/// Each iteration opens its own store observation (no task, no buffering: an element is read
+/// when asked for; a slow consumer gets one changeset covering several commits). Cancelling the
+/// consuming task ends the iteration.
+///
+/// ```swift
+/// for try await update in viewModel.tweets { render(update) }
+/// ```
+public struct SectionedUpdates<Row: Codable & Sendable & Hashable>: AsyncSequence, Sendable {
+    /// Each element: sections and changeset.
+    public typealias Element = SectionedUpdate<Row>
+    /// Errors from reading the store.
+    public typealias Failure = any Error
+
+    /// The store observed.
+    let store: Store
+    /// The observed collection's name (its change-log entries are the ones that can change the rows).
+    let collection: String
+    private let start: @Sendable () -> () async throws -> SectionedUpdate<Row>?
+
+    /// The updates of `observation` (of `store`): section `S` becomes a section's key and title,
+    /// record `R` a row, both against `now()` read once per delivery.
+    init<S, R: Record>(store: Store, observation: SectionedQueryObservation<S, R>, now: @escaping @Sendable () -> Date,
+                       section: @escaping @Sendable (S, Date) -> (key: String, title: String),
+                       row: @escaping @Sendable (R, Date) -> Row) {
+        self.store = store
+        collection = R.collectionName
+        start = {
+            let base = observation.makeAsyncIterator()
+            return {
+                guard let change = try await base.next() else { return nil }
+                let now = now()
+                let sections = change.results.sections.map { key, records in
+                    let (key, title) = section(key, now)
+                    return FeedSection(key: key, title: title, rows: records.map { row($0, now) })
+                }
+                return SectionedUpdate(sections: sections, changeset: change.changeset, isInitial: change.isInitial, sequence: change.sequence)
+            }
+        }
+    }
+
+    /// Starts observing.
+    ///
+    /// ```swift
+    /// let iterator = viewModel.tweets.makeAsyncIterator()
+    /// ```
+    public func makeAsyncIterator() -> Iterator {
+        Iterator(next: start())
+    }
+
+    /// Produces the elements of ``SectionedUpdates``.
+    ///
+    /// ```swift
+    /// let first = try await iterator.next()
+    /// ```
+    public final class Iterator: AsyncIteratorProtocol {
+        private let nextUpdate: () async throws -> SectionedUpdate<Row>?
+
+        init(next: @escaping () async throws -> SectionedUpdate<Row>?) {
+            nextUpdate = next
+        }
+
+        /// The next update; `nil` when the consuming task is cancelled.
+        ///
+        /// ```swift
+        /// while let update = try await iterator.next() { render(update) }
+        /// ```
+        public func next() async throws -> SectionedUpdate<Row>? {
+            try await nextUpdate()
+        }
+    }
+}
+
+/// A timeline's live sections (``ListTimelineViewModel/tweets``).
+///
+/// ```swift
+/// let updates: TimelineUpdates = viewModel.tweets
+/// ```
+public typealias TimelineUpdates = SectionedUpdates<TimelineRow>
+
+extension TimelineUpdates {
+    /// The sections of a tweet query (newest first), by day or in one section, with the fields
+    /// ``TimelineRow`` shows as the only modifications.
+    static func timeline(_ query: Query<Tweet>, in store: Store, sections: FeedSectioning, now: @escaping @Sendable () -> Date) -> TimelineUpdates {
+        switch sections {
+        case .day:
+            let observation = store.observe(query, sectionedBy: { TimelineDay($0.created) }, sectionOrder: .descending,
+                                            modificationsOf: TimelineRow.sourceFields)
+            return TimelineUpdates(store: store, observation: observation, now: now,
+                                   section: { day, now in (day.key, day.title(now: now)) }, row: { TimelineRow($0, now: $1) })
+        case .none:
+            return TimelineUpdates(store: store, observation: store.observe(query, sectionedBy: { _ in "all" }, modificationsOf: TimelineRow.sourceFields),
+                                   now: now, section: { _, _ in ("all", "All") }, row: { TimelineRow($0, now: $1) })
+        }
+    }
+}

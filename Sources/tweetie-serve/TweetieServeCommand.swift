@@ -1,0 +1,95 @@
+import ArgumentParser
+import Foundation
+import TweetieServe
+import TweetieSync
+
+@main
+struct TweetieServeCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "tweetie-serve",
+        abstract: "Serve the timeline live to browsers: the page, the feeds as JSON snapshots and Server-Sent Events.",
+        discussion: """
+            Open http://HOST:PORT/ for the page. GET /feeds/list, /feeds/person/{username} and /feeds/people (?sections=day|none&moves=1|0) answer with the feed's JSON snapshot (ETag from its sequence; If-None-Match gives 304) or, with Accept: text/event-stream, stream it as Server-Sent Events: event snapshot, change or reset, id the sequence, data the message of feed format version 2 (schemas/tweetie-feed.schema.json), and a keep-alive comment every 15 s. Last-Event-ID or ?after=SEQ resumes: the changes after SEQ, or a reset snapshot when they cannot be told. GET /healthz; GET /metrics (Prometheus text).
+
+            Each distinct feed is observed once however many clients follow it, and each message is encoded once. A client more than --client-queue messages behind loses its queue and gets one reset snapshot when it reads again. The server only reads the database; it stops on SIGINT or SIGTERM (ending every stream) and exits 0.
+            """)
+
+    @Option(name: .customLong("db"), help: ArgumentHelp("The database directory.", discussion: "Defaults to $TWEETIE_DB, else $XDG_DATA_HOME/tweetie-db (~/.local/share/tweetie-db). It must exist: run tweetie-db sync first.", valueName: "path"))
+    var path: String?
+
+    @Option(help: "The address to listen on. Anything but loopback exposes the feeds to the network.")
+    var host = "127.0.0.1"
+
+    @Option(help: "The port to listen on (0: any free port; the line on stdout says which).")
+    var port = 8080
+
+    @Option(name: .customLong("max-clients"), help: "The most Server-Sent Events clients at once; past it, 503 with Retry-After.")
+    var maxClients = 1024
+
+    @Option(name: .customLong("client-queue"), help: "The most messages queued for one client before it is sent a reset snapshot instead.")
+    var clientQueue = 64
+
+    @Option(help: "The list the feeds show, as OWNER/SLUG.")
+    var list = "icanzilb/RxSwift"
+
+    @Option(help: "The reference time for relative times, in ISO 8601 (default: when the server starts); fixed while it runs.")
+    var now: String?
+
+    func validate() throws {
+        guard (0...65535).contains(port) else { throw ValidationError("--port must be between 0 and 65535, got \(port).") }
+        guard maxClients >= 1 else { throw ValidationError("--max-clients must be at least 1, got \(maxClients).") }
+        guard clientQueue >= 1 else { throw ValidationError("--client-queue must be at least 1, got \(clientQueue).") }
+        if let now, referenceTime(now) == nil { throw ValidationError("--now '\(now)' is not an ISO 8601 date.") }
+        _ = try listIdentifier()
+    }
+
+    func run() async throws {
+        var configuration = TweetieServer.Configuration()
+        configuration.host = host
+        configuration.port = port
+        configuration.maxClients = maxClients
+        configuration.clientQueueBound = clientQueue
+        configuration.list = try listIdentifier()
+        if let now { configuration.now = referenceTime(now)! }
+        let path = self.path ?? TweetieDatabase.defaultPath()
+        let store: Store
+        do {
+            store = try openExisting(path)
+        } catch {
+            FileHandle.standardError.write(Data("tweetie-serve: cannot open the database at \(path): \(error)\n".utf8))
+            throw ExitCode.failure
+        }
+        defer { store.close() }
+        let server = TweetieServer(store: store, configuration: configuration)
+        try await server.run(handlingSignals: true) { port in
+            print("tweetie-serve: listening on http://\(host.contains(":") ? "[\(host)]" : host):\(port)/ (database \(path))")
+            fflush(nil)
+        }
+        print("tweetie-serve: stopped")
+    }
+
+    /// Opens an existing database without creating anything, read-only when it cannot be written.
+    private func openExisting(_ path: String) throws -> Store {
+        var configuration = StoreConfiguration()
+        configuration.createDatabase = false
+        do {
+            return try TweetieDatabase.open(at: path, configuration: configuration)
+        } catch let error as StoreError {
+            guard case .system(let code) = error.code, [EACCES, EPERM, EROFS].contains(code) else { throw error }
+            configuration.readOnly = true
+            return try TweetieDatabase.open(at: path, configuration: configuration)
+        }
+    }
+
+    private func listIdentifier() throws -> ListIdentifier {
+        let parts = list.split(separator: "/", omittingEmptySubsequences: false)
+        guard parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty else {
+            throw ValidationError("'\(list)' is not a list: write it as OWNER/SLUG, like icanzilb/RxSwift.")
+        }
+        return ListIdentifier(username: String(parts[0]), slug: String(parts[1]))
+    }
+
+    private func referenceTime(_ text: String) -> Date? {
+        (try? Date(text, strategy: .iso8601)) ?? (try? Date(text, strategy: Date.ISO8601FormatStyle(includingFractionalSeconds: true)))
+    }
+}

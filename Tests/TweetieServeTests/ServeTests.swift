@@ -1,0 +1,247 @@
+import Foundation
+import Testing
+import TweetieSync
+
+/// `tweetie-serve` as a browser and an HTTP cache see it: a server process on an ephemeral loopback
+/// port, `tweetie-db` processes writing the same database.
+@Suite("tweetie-serve serves the feeds over HTTP and SSE", .serialized)
+struct ServeTests {
+    static let now = "2018-12-12T00:00:00Z"
+
+    /// A database with two simulated ticks.
+    static func seeded() throws -> ScratchDatabase {
+        let db = ScratchDatabase()
+        #expect(try Executables.tweetieDB(["sync", "--simulated", "--seed", "5", "--ticks", "2", "--db", db.path]).status == 0)
+        return db
+    }
+
+    /// What `tweetie-db feed ARGS --once --now` prints (its first line).
+    static func once(_ feed: [String], _ db: ScratchDatabase) throws -> String {
+        let output = try Executables.tweetieDB(["feed"] + feed + ["--once", "--now", now, "--db", db.path]).stdout
+        return String(String(decoding: output, as: UTF8.self).split(separator: "\n")[0])
+    }
+
+    static func state<Row>(of line: String, as: Row.Type) throws -> FeedState<Row> {
+        var state = FeedState<Row>()
+        try state.apply(try RecordJSON.decoder().decode(FeedMessage<Row>.self, from: Data(line.utf8)))
+        return state
+    }
+
+    /// A renderer fed by an event stream: applies every event, checks ids and event names.
+    struct Follower<Row: Codable & Sendable & Hashable> {
+        var state = FeedState<Row>()
+        var events: [ServerSentEvent] = []
+
+        mutating func apply(_ event: ServerSentEvent) throws {
+            let message = try RecordJSON.decoder().decode(FeedMessage<Row>.self, from: Data(event.data.utf8))
+            #expect(event.id == String(message.sequence), "id is the sequence")
+            let expected = message.type == "change" ? "change" : (message.reason == "reset" ? "reset" : "snapshot")
+            #expect(event.name == expected)
+            try state.apply(message)
+            events.append(event)
+        }
+
+        /// Applies events until the state's sections are `expected`'s (a commit that leaves the feed
+        /// unchanged may bring no message, so sequences alone cannot tell when to stop).
+        mutating func follow(_ stream: EventStream, toMatch expected: FeedState<Row>) throws {
+            while state.sections != expected.sections || events.isEmpty {
+                guard let event = try stream.next(timeout: 30) else { throw TestFailure("the stream ended at \(state.sequence)") }
+                try apply(event)
+            }
+        }
+
+        mutating func follow(_ stream: EventStream, until sequence: UInt64) throws {
+            while state.sequence < sequence || events.isEmpty {
+                guard let event = try stream.next() else { throw TestFailure("the stream ended at \(state.sequence), before \(sequence)") }
+                try apply(event)
+            }
+        }
+    }
+
+    @Test(arguments: [("/feeds/list", ["list"]), ("/feeds/list?sections=none&moves=0", ["list", "--sections", "none", "--no-moves"]),
+                      ("/feeds/person/mayalindqvist?sections=day", ["person", "mayalindqvist", "--sections", "day"])])
+    func aFollowerEndsInTheStateOfFeedOnce(path: String, feed: [String]) throws {
+        let db = try Self.seeded()
+        defer { db.remove() }
+        let server = try ServerProcess(["--db", db.path, "--now", Self.now])
+        let stream = try EventStream(port: server.port, path)
+        #expect(stream.head.status == 200)
+        #expect(stream.head.headers["content-type"] == "text/event-stream")
+        var follower = Follower<TimelineRow>()
+        try follower.follow(stream, until: 0)
+        #expect(follower.events.first?.name == "snapshot")
+        #expect(try Executables.tweetieDB(["sync", "--simulated", "--seed", "5", "--ticks", "30", "--db", db.path]).status == 0)
+        let newest = follower.state.sections.first?.rows.prefix(2).map { "\($0.id)" } ?? []
+        #expect(try Executables.tweetieDB(["tweets", "delete"] + newest + ["--db", db.path]).status == 0)
+        try follower.follow(stream, toMatch: try Self.state(of: try Self.once(feed, db), as: TimelineRow.self))
+        #expect(follower.events.dropFirst().contains { $0.name == "change" })
+        let once = try Self.once(feed, db)
+        #expect(follower.state.sections == (try Self.state(of: once, as: TimelineRow.self)).sections)
+        // The JSON snapshot is byte for byte what `feed --once` prints.
+        let snapshot = try HTTPReply.get(port: server.port, path)
+        #expect(snapshot.status == 200)
+        #expect(snapshot.text == once)
+        #expect(server.stop() == 0)
+    }
+
+    @Test func thePeopleFeedFollowsToo() throws {
+        let db = try Self.seeded()
+        defer { db.remove() }
+        let server = try ServerProcess(["--db", db.path, "--now", Self.now])
+        let stream = try EventStream(port: server.port, "/feeds/people")
+        var follower = Follower<PersonRow>()
+        try follower.follow(stream, until: 0)
+        #expect(try Executables.tweetieDB(["sync", "--simulated", "--seed", "6", "--ticks", "20", "--db", db.path]).status == 0)
+        try follower.follow(stream, toMatch: try Self.state(of: try Self.once(["people"], db), as: PersonRow.self))
+        #expect(follower.state.sections == (try Self.state(of: try Self.once(["people"], db), as: PersonRow.self)).sections)
+        #expect(server.stop() == 0)
+    }
+
+    @Test func snapshotsCarryAnETagAndIfNoneMatchGives304() throws {
+        let db = try Self.seeded()
+        defer { db.remove() }
+        let server = try ServerProcess(["--db", db.path, "--now", Self.now])
+        let first = try HTTPReply.get(port: server.port, "/feeds/list")
+        let sequence = try db.lastSequence()
+        #expect(first.status == 200)
+        #expect(first.headers["etag"] == "\"\(sequence)\"")
+        #expect(first.headers["content-type"] == "application/json")
+        let again = try HTTPReply.get(port: server.port, "/feeds/list", headers: ["If-None-Match": "\"\(sequence)\""])
+        #expect(again.status == 304)
+        #expect(again.body.isEmpty)
+        #expect(again.headers["etag"] == "\"\(sequence)\"")
+        #expect(try HTTPReply.get(port: server.port, "/feeds/list", headers: ["If-None-Match": "\"1\""]).status == 200)
+        #expect(try Executables.tweetieDB(["sync", "--simulated", "--seed", "5", "--ticks", "5", "--db", db.path]).status == 0)
+        var changed = try HTTPReply.get(port: server.port, "/feeds/list", headers: ["If-None-Match": "\"\(sequence)\""])
+        let deadline = Date().addingTimeInterval(30)
+        while changed.status == 304 && Date() < deadline {  // the server's observer catches up
+            usleep(50_000)
+            changed = try HTTPReply.get(port: server.port, "/feeds/list", headers: ["If-None-Match": "\"\(sequence)\""])
+        }
+        #expect(changed.status == 200)
+        let newSequence = UInt64(changed.headers["etag"]?.trimmingCharacters(in: CharacterSet(charactersIn: "\"")) ?? "") ?? 0
+        #expect(newSequence > sequence)
+        #expect(changed.text == (try Self.once(["list"], db)).replacingOccurrences(of: "\"sequence\":\(try db.lastSequence())", with: "\"sequence\":\(newSequence)"))
+        #expect(server.stop() == 0)
+    }
+
+    @Test func unknownPathsBadParametersAndWritesAreRefusedWithJSONErrors() throws {
+        let db = try Self.seeded()
+        defer { db.remove() }
+        let server = try ServerProcess(["--db", db.path, "--now", Self.now])
+        let cases: [(String, String, Int)] = [
+            ("GET", "/nothing", 404), ("GET", "/feeds/timeline", 404), ("GET", "/feeds/person", 404),
+            ("GET", "/feeds/list?sections=week", 400), ("GET", "/feeds/list?moves=yes", 400), ("GET", "/feeds/list?after=-1", 400),
+            ("GET", "/feeds/list?color=red", 400), ("GET", "/feeds/list?moves=1&moves=0", 400),
+            ("GET", "/feeds/person/a%20b", 400), ("GET", "/feeds/people?sections=day", 400),
+            ("POST", "/feeds/list", 405), ("DELETE", "/", 405),
+        ]
+        for (method, path, status) in cases {
+            let reply = try HTTPReply.get(port: server.port, path, method: method)
+            #expect(reply.status == status, "\(method) \(path)")
+            let body = try JSONSerialization.jsonObject(with: reply.body) as? [String: String]
+            #expect(body?["error"]?.isEmpty == false, "\(method) \(path): \(reply.text)")
+            #expect(reply.headers["content-security-policy"] == "default-src 'self'")
+            #expect(reply.headers["x-content-type-options"] == "nosniff")
+        }
+        let badID = try EventStream(port: server.port, "/feeds/list", headers: ["Last-Event-ID": "twelve"])
+        #expect(badID.head.status == 400)
+        let page = try HTTPReply.get(port: server.port, "/")
+        #expect(page.status == 200 && page.text.contains("<html"))
+        #expect(page.headers["content-security-policy"] == "default-src 'self'")
+        #expect(try HTTPReply.get(port: server.port, "/healthz").status == 200)
+        #expect(server.stop() == 0)
+    }
+
+    @Test func pastMaxClientsA503WithRetryAfter() throws {
+        let db = try Self.seeded()
+        defer { db.remove() }
+        let server = try ServerProcess(["--db", db.path, "--now", Self.now, "--max-clients", "2"])
+        let first = try EventStream(port: server.port, "/feeds/list")
+        let second = try EventStream(port: server.port, "/feeds/people")
+        #expect(first.head.status == 200 && second.head.status == 200)
+        let third = try EventStream(port: server.port, "/feeds/list")
+        #expect(third.head.status == 503)
+        #expect(third.head.headers["retry-after"] == "5")
+        // The JSON snapshot is not a stream: it is still served.
+        #expect(try HTTPReply.get(port: server.port, "/feeds/list").status == 200)
+        let metrics = try HTTPReply.get(port: server.port, "/metrics").text
+        func value(_ name: String) -> Double? {
+            metrics.split(separator: "\n").first { $0.hasPrefix(name + " ") }.flatMap { Double($0.dropFirst(name.count + 1)) }
+        }
+        #expect(value("tweetie_serve_clients") == 2)
+        #expect(value("tweetie_serve_refused_total") == 1)
+        #expect(server.stop() == 0)
+    }
+
+    @Test(arguments: ["Last-Event-ID", "after"])
+    func aResumedClientGetsTheChangesItMissed(how: String) throws {
+        let db = try Self.seeded()
+        defer { db.remove() }
+        let server = try ServerProcess(["--db", db.path, "--now", Self.now])
+        var follower = Follower<TimelineRow>()
+        do {
+            let stream = try EventStream(port: server.port, "/feeds/list")
+            try follower.follow(stream, until: 0)
+        }  // forced disconnect
+        let resumedFrom = follower.state.sequence
+        // A second client keeps the feed moving while the first one is away.
+        let other = try EventStream(port: server.port, "/feeds/list")
+        var otherFollower = Follower<TimelineRow>()
+        try otherFollower.follow(other, until: 0)
+        #expect(try Executables.tweetieDB(["sync", "--simulated", "--seed", "5", "--ticks", "10", "--db", db.path]).status == 0)
+        try otherFollower.follow(other, toMatch: try Self.state(of: try Self.once(["list"], db), as: TimelineRow.self))
+        let path = how == "after" ? "/feeds/list?after=\(resumedFrom)" : "/feeds/list"
+        let stream = try EventStream(port: server.port, path, headers: how == "after" ? [:] : ["Last-Event-ID": "\(resumedFrom)"])
+        let before = follower.events.count
+        try follower.follow(stream, toMatch: try Self.state(of: try Self.once(["list"], db), as: TimelineRow.self))
+        #expect(follower.events[before...].allSatisfy { $0.name == "change" }, "only the missed changes, no snapshot")
+        #expect(follower.state == otherFollower.state)
+        #expect(follower.state.sections == (try Self.state(of: try Self.once(["list"], db), as: TimelineRow.self)).sections)
+        #expect(server.stop() == 0)
+    }
+
+    @Test func aClientResumesAcrossAServerRestart() throws {
+        let db = try Self.seeded()
+        defer { db.remove() }
+        var follower = Follower<TimelineRow>()
+        var server = try ServerProcess(["--db", db.path, "--now", Self.now])
+        do {
+            let stream = try EventStream(port: server.port, "/feeds/list")
+            try follower.follow(stream, until: 0)
+        }
+        #expect(server.stop(signal: SIGKILL) != nil)
+        // Nothing was committed: the restarted server resumes the client without a snapshot.
+        server = try ServerProcess(["--db", db.path, "--now", Self.now])
+        var stream = try EventStream(port: server.port, "/feeds/list", headers: ["Last-Event-ID": "\(follower.state.sequence)"])
+        var before = follower.events.count
+        #expect(try Executables.tweetieDB(["sync", "--simulated", "--seed", "5", "--ticks", "10", "--db", db.path]).status == 0)
+        try follower.follow(stream, toMatch: try Self.state(of: try Self.once(["list"], db), as: TimelineRow.self))
+        #expect(follower.events.count > before)
+        #expect(follower.events[before...].allSatisfy { $0.name == "change" })
+        #expect(server.stop(signal: SIGKILL) != nil)
+        // Commits while the server is down: the log cannot tell the old rows, so a reset snapshot.
+        #expect(try Executables.tweetieDB(["sync", "--simulated", "--seed", "6", "--ticks", "10", "--db", db.path]).status == 0)
+        server = try ServerProcess(["--db", db.path, "--now", Self.now])
+        stream = try EventStream(port: server.port, "/feeds/list", headers: ["Last-Event-ID": "\(follower.state.sequence)"])
+        before = follower.events.count
+        try follower.follow(stream, toMatch: try Self.state(of: try Self.once(["list"], db), as: TimelineRow.self))
+        try #require(follower.events.count > before, "the commits changed the feed")
+        #expect(follower.events[before].name == "reset")
+        #expect(follower.state.sections == (try Self.state(of: try Self.once(["list"], db), as: TimelineRow.self)).sections)
+        #expect(server.stop() == 0)
+    }
+
+    @Test func sigtermEndsTheStreamsAndExitsZero() throws {
+        let db = try Self.seeded()
+        defer { db.remove() }
+        let server = try ServerProcess(["--db", db.path, "--now", Self.now])
+        let stream = try EventStream(port: server.port, "/feeds/list")
+        #expect(try stream.next()?.name == "snapshot")
+        let started = Date()
+        #expect(server.stop(signal: SIGTERM) == 0)
+        #expect(Date().timeIntervalSince(started) < 10, "a stream does not hold the shutdown back")
+        #expect(try stream.next(timeout: 10) == nil, "the stream ended")
+        #expect(throws: (any Error).self) { try TestSocket(port: server.port) }
+    }
+}

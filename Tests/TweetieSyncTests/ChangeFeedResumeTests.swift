@@ -1,0 +1,108 @@
+import Foundation
+import Testing
+@testable import TweetieSync
+import TweetieTestSupport
+
+/// `ChangeFeed.messages(after:)`: a renderer that applied every message up to sequence N gets the
+/// later changes when no commit since N changed the feed's records, and a `reset` snapshot
+/// otherwise (a change it cannot replay, a sequence it does not know, or a log that no longer
+/// reaches back to N).
+@Suite("ChangeFeed resumes after a sequence")
+struct ChangeFeedResumeTests {
+    static let now = Sample.saturday + 3600
+
+    static func store(retention: Int = 10_000) async throws -> Store {
+        var configuration = StoreConfiguration()
+        configuration.changeLogRetention = retention
+        let store = try Store.temporary(collections: TweetieDatabase.collections, configuration: configuration)
+        try await store.write { tx in
+            for id in Int64(1)...3 {
+                try tx.add(Sample.tweet(id, "ann", at: Sample.saturday - Double(id) * 3600, lists: [Sample.list.key]))
+            }
+        }
+        return store
+    }
+
+    static func ingest(_ id: Int64, into store: Store) async throws {
+        try await TimelineIngest.ingest(TimelinePage(tweets: [Sample.tweet(id, "bob", at: Sample.saturday + Double(id) * 60)]),
+                                        list: Sample.list, into: store)
+    }
+
+    /// The current sections, as a fresh feed's first snapshot shows them.
+    static func fresh(_ feed: ChangeFeed<TimelineRow>) async throws -> FeedMessage<TimelineRow> {
+        try #require(try await Pull(feed.messages()).next("a fresh snapshot"))
+    }
+
+    /// The first message of `feed(now).messages(after:)`, with `commit` run once the stream has
+    /// read the store's current state (its first call of `now`), so that the commit comes after it.
+    static func firstMessage<Row>(_ feed: (@escaping @Sendable () -> Date) -> ChangeFeed<Row>, after sequence: UInt64,
+                                  then commit: () async throws -> Void) async throws -> FeedMessage<Row>? {
+        let (reads, read) = AsyncStream.makeStream(of: Void.self)
+        let resumed = feed { read.yield(); return Self.now }
+        let first = Task { () -> FeedMessage<Row>? in
+            let iterator = resumed.messages(after: sequence).makeAsyncIterator()
+            return try await iterator.next()
+        }
+        defer { first.cancel() }
+        _ = try await withTimeout("the stream's first read") { await reads.first { _ in true } }
+        try await commit()
+        return try await withTimeout("the first message") { try await first.value }
+    }
+
+    @Test func aRendererWhoseFeedDidNotChangeGetsOnlyTheLaterChanges() async throws {
+        let store = try await Self.store()
+        defer { store.close() }
+        let feed = ChangeFeed.list(Sample.list, store: store, sections: .day, now: Self.now)
+        var state = FeedState<TimelineRow>()
+        let snapshot = try await Self.fresh(feed)
+        #expect(snapshot.type == "snapshot" && snapshot.reason == "initial")
+        try state.apply(snapshot)
+
+        // Commits that change no tweet: the renderer's sections are still current.
+        try await store.write { try $0.add(Sample.user(9, "zed")) }
+        try await store.write { try $0.add(Sample.user(10, "yan")) }
+        let change = try #require(try await Self.firstMessage({ ChangeFeed(name: feed.name, updates: ListTimelineViewModel.tweets(
+            of: Sample.list, in: store, sections: .day, now: $0)) }, after: snapshot.sequence) { try await Self.ingest(4, into: store) })
+        #expect(change.type == "change")
+        #expect(change.sequence == snapshot.sequence + 3)
+        try state.apply(change)
+        #expect(state.sections == (try await Self.fresh(feed)).sections)
+        #expect(state.sections.flatMap(\.rows).map(\.id) == [4, 1, 2, 3])
+    }
+
+    @Test func aRendererWhoseFeedChangedGetsAResetSnapshot() async throws {
+        let store = try await Self.store()
+        defer { store.close() }
+        let feed = ChangeFeed.person("bob", store: store, sections: .none, now: Self.now)
+        let snapshot = try await Self.fresh(feed)
+        #expect(snapshot.sections == [])
+        // A new tweet of the person: the renderer's copy cannot be patched from the log (it names
+        // keys, not the rows the renderer holds), so it starts over.
+        try await Self.ingest(4, into: store)
+        let reset = try #require(try await Pull(feed.messages(after: snapshot.sequence, moves: false)).next())
+        #expect(reset.type == "snapshot" && reset.reason == "reset")
+        #expect(reset.sections?.flatMap(\.rows).map(\.id) == [4])
+        #expect(reset.sections == (try await Self.fresh(feed)).sections)
+        // A sequence the store never reached (another database, or a renderer from the future).
+        let ahead = try #require(try await Pull(feed.messages(after: reset.sequence + 1)).next())
+        #expect(ahead.type == "snapshot" && ahead.reason == "reset")
+        // The sequence of the current state: nothing until the next change.
+        let change = try #require(try await Self.firstMessage({ ChangeFeed(name: feed.name, updates: PersonTimelineViewModel.tweets(
+            of: "bob", in: store, sections: .none, now: $0)) }, after: reset.sequence) { try await Self.ingest(5, into: store) })
+        #expect(change.type == "change" && change.rowInsertions?.map(\.row.id) == [5])
+    }
+
+    @Test func aRendererBehindTheLogGetsAResetSnapshot() async throws {
+        let store = try await Self.store(retention: 4)
+        defer { store.close() }
+        let feed = ChangeFeed.people(Sample.list, store: store)
+        let snapshot = try #require(try await Pull(feed.messages()).next())
+        // Commits of tweets only, enough to prune the entries after the snapshot's sequence: the
+        // log no longer shows that none of them touched a member.
+        for id in Int64(10)..<20 { try await Self.ingest(id, into: store) }
+        let range = try #require(try await store.read { try $0.changeLogRange() })
+        #expect(range.lowerBound > snapshot.sequence + 1)
+        let reset = try #require(try await Pull(feed.messages(after: snapshot.sequence)).next())
+        #expect(reset.type == "snapshot" && reset.reason == "reset")
+    }
+}
