@@ -219,4 +219,49 @@ struct RecordMacroExpansionTests {
             """
         )
     }
+
+    @Test func aStructsOwnCodableFormIsKept() {
+        assertRecordExpansion(
+            """
+            @Record
+            struct Note {
+                var id: Int64
+                init(from decoder: any Decoder) throws {
+                    id = 1
+                }
+            }
+            """,
+            expandedSource: """
+            struct Note {
+                var id: Int64
+                init(from decoder: any Decoder) throws {
+                    id = 1
+                }
+            }
+
+            extension Note: Record, RecordCodable, Identifiable {
+                static var collectionName: String {
+                    "Note"
+                }
+
+                func encode(to writer: inout TweetieDB.RecordWriter) {
+                    writer.write(self.id, forKey: "id")
+                }
+
+                init(from reader: inout TweetieDB.RecordFieldReader) throws {
+                    var _id: Int64? = nil
+                    while let field = try reader.nextField() {
+                        switch field.name {
+                        case "id":
+                            _id = try field.decode(Int64.self)
+                        default:
+                            break
+                        }
+                    }
+                    self.id = try reader.require(_id, forKey: "id")
+                }
+            }
+            """
+        )
+    }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import TweetieDB
+import TweetieTestSupport
 
 /// Every property kind `@Record` handles: native types, arrays, optionals, other Codable types
 /// (nested struct, enum with associated values, dictionary), `@Interned`; plus properties it
