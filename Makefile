@@ -93,8 +93,8 @@ docs: deps
 clean:
 	rm -rf .build .build-asan .build-tsan .build-fuzz .fuzz Benchmarks/.build
 
-# The page of tweetie-serve in headless Chromium (Tests/Browser, pytest): installs Debian's chromium
-# and chromium-driver and Python's selenium and pytest when missing, builds tweetie-serve and
+# The page of tweetie-serve in headless Chromium (Tests/Browser, pytest): installs Debian's chromium,
+# chromium-driver and an emoji font, and Python's selenium and pytest when missing, builds tweetie-serve and
 # tweetie-db, then checks the page's changeset applier on generated messages and the page against
 # `tweetie-db feed --once` while the CLI syncs and deletes. Screenshots go to .build/browser-tests;
 # BROWSER_ARGS="-k apply" passes options to pytest.

@@ -1,4 +1,5 @@
 // swift-tools-version: 6.1
+import CompilerPluginSupport
 import PackageDescription
 
 let package = Package(
@@ -25,6 +26,8 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         // `make docs`: the DocC archives of TweetieDB and TweetieSync (a command plugin; no target uses it).
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
+        // `@Record` (a macro: SwiftSyntax, SwiftSyntaxMacros, SwiftCompilerPlugin and what they need).
+        .package(url: "https://github.com/swiftlang/swift-syntax", from: "603.0.0"),
     ],
     targets: [
         .systemLibrary(
@@ -34,7 +37,7 @@ let package = Package(
         ),
         .target(
             name: "TweetieDB",
-            dependencies: ["CLMDB"]
+            dependencies: ["CLMDB", "TweetieDBMacros"]
         ),
         .target(
             name: "TweetieSync",
@@ -123,7 +126,21 @@ let package = Package(
         ),
         .testTarget(
             name: "TweetieServeTests",
-            dependencies: ["TweetieServe", "TweetieSync", "TweetieDB", "tweetie-serve", "tweetie-db"]
+            dependencies: ["TweetieServe", "TweetieSync", "TweetieDB", "tweetie-serve", "tweetie-db", "TweetieTestSupport"]
+        ),
+        .macro(
+            name: "TweetieDBMacros",
+            dependencies: [
+                .product(name: "SwiftSyntaxMacros", package: "swift-syntax"),
+                .product(name: "SwiftCompilerPlugin", package: "swift-syntax"),
+            ]
+        ),
+        .testTarget(
+            name: "TweetieDBMacrosTests",
+            dependencies: [
+                "TweetieDBMacros",
+                .product(name: "SwiftSyntaxMacrosGenericTestSupport", package: "swift-syntax"),
+            ]
         ),
     ],
     swiftLanguageModes: [.v6]

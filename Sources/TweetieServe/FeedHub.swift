@@ -80,22 +80,22 @@ final class FeedHub: Sendable {
     let queueBound: Int
     /// The most change messages kept for resuming clients.
     let historyBound: Int
-    private let store: Store
+    private let source: FeedSource
     private let metrics: ServeMetrics
     private let state = Mutex(State())
 
-    init(spec: FeedSpec, store: Store, queueBound: Int, historyBound: Int, metrics: ServeMetrics) {
+    init(spec: FeedSpec, source: FeedSource, queueBound: Int, historyBound: Int, metrics: ServeMetrics) {
         self.spec = spec
-        self.store = store
+        self.source = source
         self.queueBound = queueBound
         self.historyBound = historyBound
         self.metrics = metrics
     }
 
     /// Observes the feed until cancelled or failed; then every client is closed.
-    func run(list: ListIdentifier, now: Date) async {
+    func run() async {
         do {
-            try await FeedSource.follow(spec, list: list, store: store, now: now) { publish($0) }
+            try await source.follow { publish($0) }
             finish(failure: CancellationError())
         } catch {
             finish(failure: error)
@@ -171,21 +171,23 @@ final class FeedHub: Sendable {
     /// after `after` (see the type's discussion). Returns the client's id for ``next(_:)``.
     func subscribe(after: UInt64?) async throws -> Int {
         try await waitUntilReady()
-        var touches: (touching: [UInt64], last: UInt64)?
-        if let after, !state.withLock({ isBoundary(after, $0) }) {
-            touches = try FeedSource.touches(of: FeedSource.collection(of: spec), after: after, in: store)
+        // The first sequence the hub delivered at or after `after`: when the client's sections are
+        // that sequence's, it misses exactly the change messages after it.
+        var boundary: UInt64?
+        if let after {
+            let candidate = state.withLock { state in ([state.base] + state.history.map(\.sequence)).first { $0 >= after } }
+            if let candidate, try source.unchanged(after, candidate) { boundary = candidate }
         }
         return try state.withLock { state in
             if let failure = state.failure { throw failure }
             var client = Client()
-            if let after {
-                if let frames = missed(after: after, touches: touches, state), frames.count <= queueBound {
-                    client.queue.append(contentsOf: frames)
-                } else {
-                    client.pendingSnapshot = "reset"
-                }
-            } else {
+            if after == nil {
                 client.pendingSnapshot = "initial"
+            } else if let boundary, boundary >= state.base,
+                      case let frames = state.history.filter({ $0.previous >= boundary }).map(\.frame), frames.count <= queueBound {
+                client.queue.append(contentsOf: frames)
+            } else {
+                client.pendingSnapshot = "reset"
             }
             let id = state.nextID
             state.nextID += 1
@@ -194,27 +196,6 @@ final class FeedHub: Sendable {
             metrics.clients.increment()
             return id
         }
-    }
-
-    private func isBoundary(_ sequence: UInt64, _ state: State) -> Bool {
-        sequence == state.base || state.history.contains { $0.sequence == sequence }
-    }
-
-    /// The change frames a client whose state is at `after` misses, or `nil` when the hub cannot
-    /// tell (then it gets a `reset` snapshot).
-    private func missed(after: UInt64, touches: (touching: [UInt64], last: UInt64)?, _ state: State) -> [SSEFrame]? {
-        // The first sequence the hub delivered at or after `after` at which the client's state is
-        // the hub's: `after` itself, or a later one when no commit in between touched the feed.
-        var boundary: UInt64?
-        if isBoundary(after, state) {
-            boundary = after
-        } else if let touches {
-            let firstTouch = touches.touching.first ?? UInt64.max
-            let candidates = [state.base] + state.history.map(\.sequence)
-            boundary = candidates.first { $0 >= after && $0 <= touches.last && $0 < firstTouch }
-        }
-        guard let boundary else { return nil }
-        return state.history.filter { $0.previous >= boundary }.map(\.frame)
     }
 
     /// The client's next frame, waiting for one; `.closed` once the client was removed or the feed

@@ -29,11 +29,11 @@ final class FeedHubs: Sendable {
         try entries.withLock { entries in
             if let entry = entries[spec] { return entry.hub }
             guard entries.count < configuration.maxFeeds else { throw TooManyFeeds() }
-            let hub = FeedHub(spec: spec, store: store, queueBound: configuration.clientQueueBound,
+            let source = FeedSource(spec, list: configuration.list, store: store, now: configuration.now)
+            let hub = FeedHub(spec: spec, source: source, queueBound: configuration.clientQueueBound,
                               historyBound: configuration.historyBound, metrics: metrics)
-            let list = configuration.list, now = configuration.now
             let task = Task { [weak self] in
-                await hub.run(list: list, now: now)
+                await hub.run()
                 self?.remove(hub)
             }
             entries[spec] = Entry(hub: hub, task: task)

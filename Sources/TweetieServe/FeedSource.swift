@@ -62,71 +62,53 @@ struct FeedEvent: Sendable {
     var json: Data
 }
 
-/// Encodes a snapshot of the feed's latest results on demand (with reason `initial` or `reset`).
+/// Encodes a snapshot of the feed's sections after one delivery, with reason `initial` or `reset`.
 typealias SnapshotMaker = @Sendable (_ reason: String) throws -> FeedEvent
 
-/// What a feed's observation delivers: every element's message, and how to snapshot its results.
+/// What a feed's observation delivers: the message, encoded, and how to snapshot its sections.
 struct FeedDelivery: Sendable {
-    /// The element's message, encoded.
+    /// The delivery's message.
     var event: FeedEvent
-    /// A snapshot of the results after this element.
+    /// A snapshot of the sections after this delivery.
     var snapshot: SnapshotMaker
 }
 
-/// The server's access to TweetieSync's feeds: the feed for a spec, and what the change log says.
-enum FeedSource {
-    /// Observes the feed `spec` in `store`, calling `deliver` with each element's message, until the
-    /// task is cancelled or the observation fails. Relative times are computed against `now`.
-    static func follow(_ spec: FeedSpec, list: ListIdentifier, store: Store, now: Date,
-                       deliver: (FeedDelivery) async -> Void) async throws {
+/// The server's access to one of TweetieSync's ``ChangeFeed``s: its deliveries, encoded, and what
+/// the change log says about a resuming client.
+struct FeedSource: Sendable {
+    /// Observes the feed until the task is cancelled or the observation fails, calling `deliver`
+    /// with each delivery's message.
+    let follow: @Sendable (_ deliver: (FeedDelivery) async -> Void) async throws -> Void
+    /// Whether a renderer at `after` holds the sections of `through` (no commit in between touched
+    /// the feed's records, and the change log still holds them all).
+    let unchanged: @Sendable (_ after: UInt64, _ through: UInt64) throws -> Bool
+
+    /// The feed `spec` of `store`, relative times against `now`.
+    init(_ spec: FeedSpec, list: ListIdentifier, store: Store, now: Date) {
         switch spec.kind {
-        case .list:
-            try await follow(TweetieFeeds.list(list, store: store, sections: spec.sections, now: now), moves: spec.moves, deliver: deliver)
-        case .person(let username):
-            try await follow(TweetieFeeds.person(username, store: store, sections: spec.sections, now: now), moves: spec.moves, deliver: deliver)
-        case .people:
-            try await follow(TweetieFeeds.people(list, store: store), moves: spec.moves, deliver: deliver)
+        case .list: self.init(ChangeFeed.list(list, store: store, sections: spec.sections, now: now), moves: spec.moves)
+        case .person(let username): self.init(ChangeFeed.person(username, store: store, sections: spec.sections, now: now), moves: spec.moves)
+        case .people: self.init(ChangeFeed.people(list, store: store), moves: spec.moves)
         }
     }
 
-    private static func follow<R: Record, Row>(_ feed: ChangeFeed<R, Row>, moves: Bool,
-                                               deliver: (FeedDelivery) async -> Void) async throws {
-        var builder = feed.builder
-        let encoder = RecordJSON.encoder()
-        for try await change in feed.observation {
-            let message = builder.message(for: change, moves: moves)
-            let name = message.type == "snapshot" ? (message.reason == "reset" ? "reset" : "snapshot") : "change"
-            let event = FeedEvent(name: name, sequence: message.sequence, json: try encoder.encode(message))
-            // The builder's closures only format rows (no shared state), so a copy may run on any thread.
-            nonisolated(unsafe) let snapshotBuilder = builder
-            let results = change.results
-            let feedName = message.feed
-            let snapshot: SnapshotMaker = { reason in
-                let message = FeedMessage(snapshot: snapshotBuilder.sections(of: results), feed: feedName,
-                                          sequence: change.sequence, reason: reason)
-                return FeedEvent(name: reason == "reset" ? "reset" : "snapshot", sequence: change.sequence,
-                                 json: try RecordJSON.encoder().encode(message))
+    private init<Row>(_ feed: ChangeFeed<Row>, moves: Bool) {
+        unchanged = { after, through in try feed.updates.unchanged(after: after, through: through) }
+        follow = { deliver in
+            var builder = FeedBuilder<Row>(feed: feed.name, moves: moves)
+            let encoder = RecordJSON.encoder()
+            for try await update in feed.updates {
+                let message = builder.message(for: update)
+                let name = message.type == "snapshot" ? (message.reason == "reset" ? "reset" : "snapshot") : "change"
+                let event = FeedEvent(name: name, sequence: message.sequence, json: try encoder.encode(message))
+                let sections = update.sections, sequence = update.sequence
+                let snapshot: SnapshotMaker = { reason in
+                    let message = FeedMessage(snapshot: sections, feed: feed.name, sequence: sequence, reason: reason)
+                    return FeedEvent(name: reason == "reset" ? "reset" : "snapshot", sequence: sequence,
+                                     json: try RecordJSON.encoder().encode(message))
+                }
+                await deliver(FeedDelivery(event: event, snapshot: snapshot))
             }
-            await deliver(FeedDelivery(event: event, snapshot: snapshot))
         }
-    }
-
-    /// The collection a feed's query reads: commits that touch no record of it leave the feed unchanged.
-    static func collection(of spec: FeedSpec) -> String {
-        switch spec.kind {
-        case .list, .person: Tweet.collectionName
-        case .people: User.collectionName
-        }
-    }
-
-    /// The change-log sequences after `sequence` that touched `collection`, and the last sequence
-    /// read; `nil` when the log no longer reaches back to `sequence` (entries were pruned).
-    static func touches(of collection: String, after sequence: UInt64, in store: Store) throws -> (touching: [UInt64], last: UInt64)? {
-        let slice = try store.read { try $0.changeLog(after: sequence) }
-        if slice.isTruncated { return nil }
-        let touching = slice.entries.filter {
-            $0.unlistedCollections.contains(collection) || !($0.changes[collection]?.isEmpty ?? true)
-        }.map(\.sequence)
-        return (touching, slice.lastSequence)
     }
 }

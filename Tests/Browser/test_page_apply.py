@@ -134,7 +134,7 @@ def test_recorded_messages_of_tweetie_db_feed_follow(driver, server):
         database.sync(2)
 
         def delete(which):
-            return lambda: database.cli("tweets", "delete", "--force", which(database.feed("list")))
+            return lambda: database.delete(which(database.feed("list")))
 
         actions = [lambda ticks=ticks: database.sync(ticks) for ticks in range(3, 9)]
         actions += [delete(lambda sections: sections[0]["rows"][0]["id"]),

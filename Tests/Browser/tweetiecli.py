@@ -74,6 +74,9 @@ class Served:
     def sync(self, ticks, seed=SEED):
         return self.cli("sync", "--simulated", "--seed", str(seed), "--ticks", str(ticks))
 
+    def delete(self, tweet_id):
+        return self.cli("tweets", "delete", "--force", tweet_id)
+
     def feed(self, *feed):
         """The sections `feed … --once` prints at the page's reference time."""
         return json.loads(self.cli("feed", *feed, "--once", "--now", NOW))["sections"]

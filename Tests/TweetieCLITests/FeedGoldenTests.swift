@@ -12,8 +12,7 @@ import TweetieTestSupport
 /// review the diff.
 @Suite("tweetie-db feed prints the golden bytes")
 struct FeedGoldenTests {
-    static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("Fixtures/Feed")
+    static let folder = Repository.fixtures.appendingPathComponent("Feed")
     static let now = "2018-12-12T00:00:00Z"
     /// The person feed's author: tweets on two days, all in the list.
     static let person = "danokafor"

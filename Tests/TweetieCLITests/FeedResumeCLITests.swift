@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TweetieTestSupport
 @testable import TweetieSync
+import TweetieTestSupport
 
 /// `feed --follow --after N` resumes a renderer that applied every message up to sequence N
 /// (`ChangeFeed.messages(after:)`; `ChangeFeedResumeTests` covers the cases without a reset).

@@ -3,7 +3,7 @@ import Testing
 @testable import TweetieSync
 import TweetieTestSupport
 
-/// The feed as `schemas/tweetie-feed.schema.json`, the README and `feed --help` specify it
+/// The feed as `schemas/tweetie-feed.schema.json`, the Feed Format article (TweetieSync.docc) and `feed --help` specify it
 /// (version 2): every emitted message is checked against the schema's rules and the six points
 /// the schema states in words.
 @Suite("tweetie-db feed follows its published spec")

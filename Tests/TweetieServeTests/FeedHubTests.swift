@@ -31,9 +31,11 @@ struct FeedHubTests {
         defer { store.close() }
         let metrics = ServeMetrics()
         let bound = 2
-        let hub = FeedHub(spec: FeedSpec(kind: .list, sections: .day, moves: true), store: store, queueBound: bound, historyBound: 100, metrics: metrics)
-        let list = ListIdentifier(username: "icanzilb", slug: "RxSwift")
-        let running = Task { await hub.run(list: list, now: Date(timeIntervalSince1970: 1_544_572_800)) }
+        let spec = FeedSpec(kind: .list, sections: .day, moves: true)
+        let source = FeedSource(spec, list: ListIdentifier(username: "icanzilb", slug: "RxSwift"), store: store,
+                                now: Date(timeIntervalSince1970: 1_544_572_800))
+        let hub = FeedHub(spec: spec, source: source, queueBound: bound, historyBound: 100, metrics: metrics)
+        let running = Task { await hub.run() }
         defer { running.cancel() }
         let slow = try await hub.subscribe(after: nil)
         let fast = try await hub.subscribe(after: nil)

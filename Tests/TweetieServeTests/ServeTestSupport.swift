@@ -2,42 +2,26 @@ import Foundation
 #if canImport(Glibc)
 import Glibc
 #endif
+import TweetieTestSupport
 
 /// The built executables (`tweetie-db`, `tweetie-serve`) next to the test bundle.
 enum Executables {
-    static func url(_ name: String) -> URL {
-        var url = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-        for _ in 0..<4 {
-            let candidate = url.appendingPathComponent(name)
-            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
-            url = url.deletingLastPathComponent()
-        }
-        return URL(fileURLWithPath: FileManager.default.currentDirectoryPath).appendingPathComponent(".build/debug/\(name)")
-    }
+    static func url(_ name: String) -> URL { ChildProcess.builtProduct(name) }
 
     /// Runs `tweetie-db arguments…` to completion; returns its status and stdout.
     @discardableResult
     static func tweetieDB(_ arguments: [String]) throws -> (status: Int32, stdout: Data) {
-        let process = Process()
-        process.executableURL = url("tweetie-db")
-        process.arguments = arguments
-        var environment = ProcessInfo.processInfo.environment
-        environment.removeValue(forKey: "TWEETIE_DB")
-        process.environment = environment
-        let out = Pipe()
-        process.standardOutput = out
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, data)
+        let result = try ChildProcess.run(url("tweetie-db"), arguments, environment: ["TWEETIE_DB": nil])
+        return (result.status, result.stdout)
     }
 }
 
-/// A database directory under the temporary directory, removed by ``remove()``.
+/// A database directory under the temporary directory (created by the first command that
+/// writes), removed by ``remove()``.
 struct ScratchDatabase {
-    let path = FileManager.default.temporaryDirectory.appendingPathComponent("tweetie-serve-\(UUID().uuidString)").path
-    func remove() { try? FileManager.default.removeItem(atPath: path) }
+    private let directory = TemporaryDirectory("serve", create: false)
+    var path: String { directory.path }
+    func remove() { directory.remove() }
 
     /// The change log's last sequence, from `tweetie-db stats`.
     func lastSequence() throws -> UInt64 {

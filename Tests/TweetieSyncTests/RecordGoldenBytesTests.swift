@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import TweetieSync
+import TweetieTestSupport
 
 /// The on-disk form of `Tweet` and `User` must never change by accident: fixed values encode to
 /// bytes committed here (written by the hand-written codec, before `@Record` replaced it), those
@@ -102,8 +103,7 @@ struct RecordGoldenBytesTests {
 
     // MARK: The golden database
 
-    static let storeDirectory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("Fixtures/GoldenStore", isDirectory: true)
+    static let storeDirectory = Repository.fixtures.appendingPathComponent("GoldenStore", isDirectory: true)
 
     /// Writes the golden database (run once, by hand, on the code whose format it pins):
     /// `TWEETIE_WRITE_GOLDEN_STORE=1 swift test --skip-build --filter RecordGoldenBytesTests`.
@@ -122,11 +122,10 @@ struct RecordGoldenBytesTests {
             try Self.writeGoldenStore(at: Self.storeDirectory.path)
         }
         // A copy: opening may write (reader table, metadata), and the fixture must stay as committed.
-        let copy = FileManager.default.temporaryDirectory.appendingPathComponent("golden-store-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: copy, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: copy) }
+        let copy = TemporaryDirectory("golden-store")
+        defer { copy.remove() }
         try FileManager.default.copyItem(at: Self.storeDirectory.appendingPathComponent("data.mdb"),
-                                         to: copy.appendingPathComponent("data.mdb"))
+                                         to: copy.url.appendingPathComponent("data.mdb"))
         let store = try TweetieDatabase.open(at: copy.path)
         defer { store.close() }
         let (byCreated, byAuthor, users, byUsername, byKey) = try store.read { tx in

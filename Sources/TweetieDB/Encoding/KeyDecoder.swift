@@ -51,10 +51,6 @@ public struct KeyDecoder: Sendable {
     public var isAtEnd: Bool { offset >= storage.count }
 
     /// The number of bytes not yet read.
-    ///
-    /// ```swift
-    /// print(decoder.remainingCount)
-    /// ```
     public var remainingCount: Int { storage.count - offset }
 
     /// Decodes the next component as `T`; pass `descending: true` if it was appended descending.

@@ -12,17 +12,9 @@
 /// ```
 public struct KeyDecodingError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The byte offset inside the key at which decoding failed.
-    ///
-    /// ```swift
-    /// print(error.offset)   // 1
-    /// ```
     public var offset: Int
 
     /// A human-readable explanation: what was expected and what was found.
-    ///
-    /// ```swift
-    /// print(error.message)
-    /// ```
     public var message: String
 
     /// Creates an error for a failure at `offset`.
@@ -36,10 +28,6 @@ public struct KeyDecodingError: Error, Equatable, Sendable, CustomStringConverti
     }
 
     /// The full description, including the offset.
-    ///
-    /// ```swift
-    /// print(error.description)
-    /// ```
     public var description: String {
         "Key decoding failed at byte offset \(offset): \(message)"
     }

@@ -1,3 +1,6 @@
+// RecordCanonicalOrder, with RecordCanonicallyOrdered: the marker protocol of the containers it
+// orders.
+
 /// Marks collections whose iteration order differs between processes (Swift seeds hashing per
 /// process). Their containers are re-ordered canonically when encoded so that equal values
 /// always produce identical bytes.

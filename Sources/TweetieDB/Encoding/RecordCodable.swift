@@ -6,7 +6,7 @@
 /// writes the stored properties in declaration order and omits `nil` optionals). So records
 /// written by either path decode by either path, with the same schema-evolution rules:
 /// unknown fields are skipped, missing optional fields stay `nil`, a missing required field
-/// throws `DecodingError.keyNotFound` (use ``RecordFieldReader/require(_:forKey:)``).
+/// throws `DecodingError.keyNotFound` (use ``RecordFieldReader/require(_:forKey:)-(_,StaticString)``).
 ///
 /// ``RecordEncoder/encode(_:)`` and ``RecordDecoder/decode(_:from:)-(_,UnsafeRawBufferPointer)``
 /// use the fast path automatically for every `Codable` type that also adopts this protocol,

@@ -6,7 +6,7 @@ import Foundation
 extension RecordField {
     /// Decodes a string that many records repeat: within one scan, equal values share one
     /// storage instead of being allocated once per record. Outside a scan it is
-    /// ``decode(_:)-(Value.Type)``. Errors are the same as `decode(String.self)`'s.
+    /// `decode(String.self)`, and its errors are the same.
     ///
     /// Use it for values with few distinct values over many records (URLs, names, codes);
     /// for unique text, a lookup that never hits only costs time.

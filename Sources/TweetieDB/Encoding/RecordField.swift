@@ -6,7 +6,7 @@ import Foundation
 /// Reads convert and fail exactly like ``RecordDecoder``: integers convert between widths
 /// when the value fits, a stored `Float` reads as `Double`, another stored type throws
 /// `DecodingError.typeMismatch`, a stored `nil` throws `DecodingError.valueNotFound` (use
-/// ``decodeIfPresent(_:)-(Value.Type)`` for optionals). Valid only inside `init(from:)`.
+/// `decodeIfPresent(_:)` for optionals). Valid only inside `init(from:)`.
 ///
 /// ```swift
 /// switch field.name {

@@ -43,10 +43,6 @@ public struct RecordFieldName: CustomStringConvertible {
     }
 
     /// The key as a `String`.
-    ///
-    /// ```swift
-    /// print(field.name)
-    /// ```
     public var description: String { string }
 
     /// Whether the key's bytes equal `literal`'s UTF-8.

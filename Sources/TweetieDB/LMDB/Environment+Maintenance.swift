@@ -183,6 +183,15 @@ extension Environment {
 
     /// Removes the temporary copies in `directory` left by copies whose process is gone (killed
     /// with SIGKILL, which leaves no chance to clean up); those of live processes stay.
+    /// Writes a hot, consistent copy of `data.mdb` into an open file descriptor
+    /// (`mdb_env_copyfd2`), from its current position, without flushing or closing it.
+    func copy(toFileDescriptor fileDescriptor: Int32, compact: Bool) throws(StoreError) {
+        guard !isClosed else {
+            throw StoreError(.environmentClosed, operation: "mdb_env_copyfd2", path: path, message: "the environment is closed")
+        }
+        try LMDB.check(LMDB.copy(handle, to: fileDescriptor, compact: compact), "mdb_env_copyfd2", path: path)
+    }
+
     private static func removeStaleTemporaryCopies(in directory: String) {
         let prefix = "data.mdb.partial-"
         for name in (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? [] where name.hasPrefix(prefix) {

@@ -51,7 +51,7 @@ extension Environment {
     ///
     /// All async writes of the environment run one after another on that thread, so a write
     /// transaction is never held across an `await` and never hops threads. As with the
-    /// synchronous ``write(_:)-4d5z8``, **`body` may run more than once** (after the map grows):
+    /// synchronous ``write(_:)-96fr9``, **`body` may run more than once** (after the map grows):
     /// the same rules apply to what it may do.
     ///
     /// ```swift

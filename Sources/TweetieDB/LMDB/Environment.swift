@@ -12,8 +12,8 @@ import Glibc
 /// with `MDB_NOTLS`, so read transactions are not tied to a thread.
 ///
 /// Work happens in closure-scoped transactions: ``read(_:)`` runs on the calling thread and may
-/// run concurrently with anything; ``write(_:)-4d5z8`` begins and commits on the calling thread;
-/// ``write(_:)-2x0mg`` (async) runs the closure on the environment's one dedicated writer thread.
+/// run concurrently with anything; ``write(_:)-96fr9`` begins and commits on the calling thread;
+/// ``write(_:)-7oinx`` (async) runs the closure on the environment's one dedicated writer thread.
 ///
 /// ```swift
 /// let env = try Environment.open(at: "/tmp/example")

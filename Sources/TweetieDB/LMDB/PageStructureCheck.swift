@@ -5,6 +5,9 @@ import Glibc
 import Darwin
 #endif
 
+// Over 400 lines, one type: the walk over every page kind of lmdb.h's on-disk format (meta, branch,
+// leaf, overflow, the free list) reads best in one place, next to the layout constants it checks.
+
 /// A structural check of the B-tree pages of one snapshot of `data.mdb`, in pure Swift.
 ///
 /// LMDB trusts its page layout: random bytes over a branch or leaf page make it follow garbage

@@ -1,4 +1,4 @@
-/// A read-write transaction. It only exists inside ``Environment/write(_:)-4d5z8`` (or the async
+/// A read-write transaction. It only exists inside ``Environment/write(_:)-96fr9`` (or the async
 /// form), which begins and commits it on one thread.
 ///
 /// ```swift

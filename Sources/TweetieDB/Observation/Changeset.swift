@@ -32,34 +32,14 @@
 /// ```
 public struct Changeset: Sendable, Hashable {
     /// Indices of removed rows in the OLD results, ascending.
-    ///
-    /// ```swift
-    /// print(Changeset(deletions: [0, 3]).deletions) // [0, 3]
-    /// ```
     public var deletions: [Int]
     /// Indices of added rows in the NEW results, ascending.
-    ///
-    /// ```swift
-    /// print(Changeset(insertions: [2]).insertions) // [2]
-    /// ```
     public var insertions: [Int]
     /// Modified rows that did not move, as indices in the OLD results, ascending.
-    ///
-    /// ```swift
-    /// print(Changeset(modificationsInOld: [1], modificationsInNew: [0]).modificationsInOld) // [1]
-    /// ```
     public var modificationsInOld: [Int]
     /// The same modified rows as indices in the NEW results, in the same order (so also ascending).
-    ///
-    /// ```swift
-    /// print(Changeset(modificationsInOld: [1], modificationsInNew: [0]).modificationsInNew) // [0]
-    /// ```
     public var modificationsInNew: [Int]
     /// Rows that changed their place relative to the unchanged rows, ascending by `from`.
-    ///
-    /// ```swift
-    /// print(Changeset(moves: [Move(from: 0, to: 2)]).moves.count) // 1
-    /// ```
     public var moves: [Move]
 
     /// Creates a changeset; every list defaults to empty.
@@ -82,10 +62,6 @@ public struct Changeset: Sendable, Hashable {
     }
 
     /// Whether the changeset changes nothing.
-    ///
-    /// ```swift
-    /// print(Changeset().isEmpty) // true
-    /// ```
     public var isEmpty: Bool {
         deletions.isEmpty && insertions.isEmpty && modificationsInOld.isEmpty && moves.isEmpty
     }
@@ -105,49 +81,5 @@ public struct Changeset: Sendable, Hashable {
             modificationsInNew: modificationsInNew,
             moves: []
         )
-    }
-}
-
-/// Helpers for strictly ascending index lists.
-enum SortedIndices {
-    /// Merges two ascending lists into one ascending list.
-    static func merge<T: Comparable>(_ first: [T], _ second: [T]) -> [T] {
-        var merged: [T] = []
-        merged.reserveCapacity(first.count + second.count)
-        var i = 0
-        var j = 0
-        while i < first.count && j < second.count {
-            if first[i] <= second[j] {
-                merged.append(first[i])
-                i += 1
-            } else {
-                merged.append(second[j])
-                j += 1
-            }
-        }
-        merged.append(contentsOf: first[i...])
-        merged.append(contentsOf: second[j...])
-        return merged
-    }
-
-    /// The index of the first element `>= value` in an ascending list.
-    static func lowerBound<T: Comparable>(_ list: [T], _ value: T) -> Int {
-        var low = 0
-        var high = list.count
-        while low < high {
-            let mid = (low + high) >> 1
-            if list[mid] < value { low = mid + 1 } else { high = mid }
-        }
-        return low
-    }
-
-    /// The first offset at which `list` is not strictly ascending, if any.
-    static func firstDisorder<T: Comparable>(_ list: [T]) -> Int? {
-        var index = 1
-        while index < list.count {
-            if !(list[index - 1] < list[index]) { return index }
-            index += 1
-        }
-        return nil
     }
 }

@@ -10,16 +10,8 @@
 /// ```
 public struct ChangesetValidationError: Error, Sendable, Hashable, CustomStringConvertible {
     /// Which list of the changeset is wrong (for example `"rowDeletions"`).
-    ///
-    /// ```swift
-    /// print(ChangesetValidationError(list: "deletions", reason: "not ascending").list) // "deletions"
-    /// ```
     public var list: String
     /// Why it is wrong.
-    ///
-    /// ```swift
-    /// print(ChangesetValidationError(list: "deletions", reason: "not ascending").reason) // "not ascending"
-    /// ```
     public var reason: String
 
     /// Creates an error for `list` with a human-readable `reason`.

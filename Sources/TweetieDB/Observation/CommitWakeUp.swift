@@ -35,22 +35,10 @@ public struct CommitWakeUp: Sendable, Hashable, Codable, CustomStringConvertible
     /// ```
     public var pollIntervalMilliseconds: Int?
     /// Whether the watcher thread runs (some observer of the store is active).
-    ///
-    /// ```swift
-    /// print(wakeUp.isWatching)
-    /// ```
     public var isWatching: Bool
     /// How many times the notify file woke the observers.
-    ///
-    /// ```swift
-    /// print(wakeUp.notifyFileWakeUps)
-    /// ```
     public var notifyFileWakeUps: Int
     /// How many times the poll (and not the notify file) woke the observers.
-    ///
-    /// ```swift
-    /// print(wakeUp.pollWakeUps)
-    /// ```
     public var pollWakeUps: Int
 
     /// One line: the paths in use, and why inotify is not, when it is not.

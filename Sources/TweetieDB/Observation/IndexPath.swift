@@ -9,16 +9,8 @@
 /// ```
 public struct IndexPath: Hashable, Comparable, Sendable, CustomStringConvertible {
     /// The section index.
-    ///
-    /// ```swift
-    /// print(IndexPath(section: 2, row: 0).section) // 2
-    /// ```
     public var section: Int
     /// The row index inside the section.
-    ///
-    /// ```swift
-    /// print(IndexPath(section: 2, row: 5).row) // 5
-    /// ```
     public var row: Int
 
     /// Creates an index path.

@@ -5,16 +5,8 @@
 /// ```
 public struct Move: Sendable, Hashable {
     /// The row's index in the old results.
-    ///
-    /// ```swift
-    /// print(Move(from: 4, to: 0).from) // 4
-    /// ```
     public var from: Int
     /// The row's index in the new results.
-    ///
-    /// ```swift
-    /// print(Move(from: 4, to: 0).to) // 0
-    /// ```
     public var to: Int
 
     /// Creates a move from an old index to a new index.

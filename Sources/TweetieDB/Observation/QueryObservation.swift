@@ -1,38 +1,3 @@
-/// One element of a ``QueryObservation``: the results, and how they differ from the previous
-/// element's results.
-///
-/// ```swift
-/// for try await change in store.observe(query) {
-///     if change.isInitial { tableView.reloadData() } else { tableView.apply(change.changeset) }
-/// }
-/// ```
-public struct QueryChange<R: Record>: Sendable {
-    /// The results after the change.
-    ///
-    /// ```swift
-    /// print(change.results.count)
-    /// ```
-    public let results: QueryResults<R>
-    /// How to go from the previous element's results to ``results``; empty for an initial element.
-    ///
-    /// ```swift
-    /// print(change.changeset.insertions)
-    /// ```
-    public let changeset: Changeset
-    /// Whether this element starts from scratch: the first element, or a fresh start after the
-    /// observer fell behind the change log's retention bound. Reload instead of animating.
-    ///
-    /// ```swift
-    /// if change.isInitial { reload() }
-    /// ```
-    public let isInitial: Bool
-    /// The change-log sequence number the results reflect.
-    ///
-    /// ```swift
-    /// print(change.sequence)
-    /// ```
-    public let sequence: UInt64
-}
 
 /// The live results of a query, as an `AsyncSequence`: the initial results first, then the new
 /// results with an exact changeset after each commit (from any process) that changes them.

@@ -20,10 +20,6 @@ public struct QueryResults<R: Record>: RandomAccessCollection, Sendable {
     /// ```
     public var startIndex: Int { 0 }
     /// One past the position of the last record (the count).
-    ///
-    /// ```swift
-    /// for i in results.startIndex..<results.endIndex { print(results[i]) }
-    /// ```
     public var endIndex: Int { tree.count }
 
     /// The record at `position`, in O(log n).
@@ -54,93 +50,4 @@ public struct QueryResults<R: Record>: RandomAccessCollection, Sendable {
         /// ```
         public mutating func next() -> R? { base.next()?.value }
     }
-}
-
-/// The key of a row in sectioned results: its section, then its position within the query's sort.
-struct SectionedRowKey<S: Hashable & Comparable & Sendable>: Comparable, Hashable, Sendable {
-    var section: S
-    var sectionsDescending: Bool
-    var row: EncodedKey
-
-    static func < (lhs: SectionedRowKey, rhs: SectionedRowKey) -> Bool {
-        if lhs.section != rhs.section {
-            return lhs.sectionsDescending ? lhs.section > rhs.section : lhs.section < rhs.section
-        }
-        return lhs.row < rhs.row
-    }
-}
-
-/// A section key ordered by its key, ascending or descending.
-struct OrderedSection<S: Hashable & Comparable & Sendable>: Comparable, Hashable, Sendable {
-    var key: S
-    var descending: Bool
-    static func < (lhs: OrderedSection, rhs: OrderedSection) -> Bool {
-        lhs.descending ? lhs.key > rhs.key : lhs.key < rhs.key
-    }
-}
-
-/// The results of a sectioned observation: sections ordered by their key, rows ordered by the
-/// query's sort inside each section.
-///
-/// ```swift
-/// for try await change in store.observe(query, sectionedBy: { Day($0.created) }, sectionOrder: .descending) {
-///     for section in 0..<change.results.numberOfSections {
-///         print(change.results.sectionKey(at: section), change.results.numberOfRows(inSection: section))
-///     }
-/// }
-/// ```
-public struct SectionedQueryResults<S: Hashable & Comparable & Sendable, R: Record>: Sendable {
-    let base: SectionedResults<OrderedSection<S>, SectionedRowKey<S>, R>
-
-    /// The number of sections.
-    ///
-    /// ```swift
-    /// print(results.numberOfSections)
-    /// ```
-    public var numberOfSections: Int { base.numberOfSections }
-
-    /// The number of rows of section `section`.
-    ///
-    /// ```swift
-    /// print(results.numberOfRows(inSection: 0))
-    /// ```
-    public func numberOfRows(inSection section: Int) -> Int { base.numberOfRows(inSection: section) }
-
-    /// The key of section `section`.
-    ///
-    /// ```swift
-    /// print(results.sectionKey(at: 0))
-    /// ```
-    public func sectionKey(at section: Int) -> S { base.sectionKey(at: section).key }
-
-    /// The record at `indexPath`.
-    ///
-    /// ```swift
-    /// let tweet = results[IndexPath(section: 0, row: 0)]
-    /// ```
-    public subscript(indexPath: IndexPath) -> R { base[indexPath].value }
-
-    /// The records of section `section`, in order.
-    ///
-    /// ```swift
-    /// for tweet in results.rows(inSection: 0) { print(tweet.text) }
-    /// ```
-    public func rows(inSection section: Int) -> [R] { base.rows(inSection: section).map(\.value) }
-
-    /// Every section with its rows, as arrays.
-    ///
-    /// ```swift
-    /// for (day, tweets) in results.sections { print(day, tweets.count) }
-    /// ```
-    public var sections: [(key: S, rows: [R])] {
-        let arrays = base.sectionArrays()
-        return arrays.enumerated().map { (sectionKey(at: $0.offset), $0.element.map(\.value)) }
-    }
-
-    /// The total number of rows.
-    ///
-    /// ```swift
-    /// print(results.rowCount)
-    /// ```
-    public var rowCount: Int { base.rows.count }
 }

@@ -1,30 +1,14 @@
 extension RankedTree: RandomAccessCollection {
     /// The position of the first element (always 0).
-    ///
-    /// ```swift
-    /// print(RankedTree<Int, Int>().startIndex) // 0
-    /// ```
     public var startIndex: Int { 0 }
 
     /// One past the last position (equal to ``count``).
-    ///
-    /// ```swift
-    /// print(RankedTree<Int, Int>().endIndex) // 0
-    /// ```
     public var endIndex: Int { root.count }
 
     /// The position after `index`.
-    ///
-    /// ```swift
-    /// print(RankedTree<Int, Int>().index(after: 0)) // 1
-    /// ```
     public func index(after index: Int) -> Int { index + 1 }
 
     /// The position before `index`.
-    ///
-    /// ```swift
-    /// print(RankedTree<Int, Int>().index(before: 1)) // 0
-    /// ```
     public func index(before index: Int) -> Int { index - 1 }
 
     /// An iterator that walks the leaves directly: O(1) amortized per element,
@@ -64,17 +48,9 @@ extension RankedTree: RandomAccessCollection {
     public struct ElementSequence: Sequence {
         let root: RankedTreeNode<Key, Value>
         /// The positions covered.
-        ///
-        /// ```swift
-        /// print(RankedTree<Int, Int>().elements(in: 0..<0).range) // 0..<0
-        /// ```
         public let range: Range<Int>
 
         /// The number of elements, exactly.
-        ///
-        /// ```swift
-        /// print(RankedTree<Int, Int>().elements(in: 0..<0).underestimatedCount) // 0
-        /// ```
         public var underestimatedCount: Int { range.count }
 
         /// An iterator positioned at the start of ``range``.
@@ -165,11 +141,6 @@ extension RankedTree: RandomAccessCollection {
 extension RankedTree: Equatable where Value: Equatable {
     /// Whether both trees hold the same keys with equal values, O(n)
     /// (O(1) when they share their root).
-    ///
-    /// ```swift
-    /// let a = RankedTree(sortedUniqueElements: [(key: 1, value: "a")])
-    /// print(a == a) // true
-    /// ```
     public static func == (lhs: RankedTree, rhs: RankedTree) -> Bool {
         if lhs.root === rhs.root { return true }
         guard lhs.count == rhs.count else { return false }

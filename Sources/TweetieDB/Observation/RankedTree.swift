@@ -88,17 +88,9 @@ public struct RankedTree<Key: Comparable, Value> {
     }
 
     /// The number of elements, O(1).
-    ///
-    /// ```swift
-    /// print(RankedTree<Int, Int>().count) // 0
-    /// ```
     public var count: Int { root.count }
 
     /// Whether the tree has no elements, O(1).
-    ///
-    /// ```swift
-    /// print(RankedTree<Int, Int>().isEmpty) // true
-    /// ```
     public var isEmpty: Bool { root.count == 0 }
 }
 

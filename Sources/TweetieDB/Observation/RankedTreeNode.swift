@@ -1,3 +1,5 @@
+// RankedTreeNode, with RankedTreeLayout: the size limits of its nodes (two constants).
+
 /// Size limits shared by every ``RankedTree`` node.
 enum RankedTreeLayout {
     /// Maximum number of elements in a leaf.

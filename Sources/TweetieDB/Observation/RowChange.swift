@@ -17,28 +17,12 @@
 /// ```
 public struct RowChange<Key, Value> {
     /// The row's key in the old results, or `nil` if it was not in them.
-    ///
-    /// ```swift
-    /// print(RowChange<Int, String>(oldKey: 1, newKey: nil, newValue: nil, contentChanged: true).oldKey!) // 1
-    /// ```
     public var oldKey: Key?
     /// The row's key in the new results, or `nil` if it is not in them.
-    ///
-    /// ```swift
-    /// print(RowChange<Int, String>(oldKey: 1, newKey: nil, newValue: nil, contentChanged: true).newKey == nil) // true
-    /// ```
     public var newKey: Key?
     /// The row's value in the new results (required when ``newKey`` is set).
-    ///
-    /// ```swift
-    /// print(RowChange(oldKey: nil, newKey: 1, newValue: "a", contentChanged: true).newValue!) // "a"
-    /// ```
     public var newValue: Value?
     /// Whether the record's stored contents changed.
-    ///
-    /// ```swift
-    /// print(RowChange(oldKey: 1, newKey: 1, newValue: "a", contentChanged: false).contentChanged) // false
-    /// ```
     public var contentChanged: Bool
 
     /// Creates a row change.

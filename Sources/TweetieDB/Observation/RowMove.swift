@@ -5,16 +5,8 @@
 /// ```
 public struct RowMove: Sendable, Hashable {
     /// The row's index path in the old results.
-    ///
-    /// ```swift
-    /// print(RowMove(from: IndexPath(section: 0, row: 4), to: IndexPath(section: 1, row: 0)).from.row) // 4
-    /// ```
     public var from: IndexPath
     /// The row's index path in the new results.
-    ///
-    /// ```swift
-    /// print(RowMove(from: IndexPath(section: 0, row: 4), to: IndexPath(section: 1, row: 0)).to.section) // 1
-    /// ```
     public var to: IndexPath
 
     /// Creates a row move.

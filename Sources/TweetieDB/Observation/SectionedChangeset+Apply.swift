@@ -3,6 +3,7 @@ extension SectionedChangeset {
     /// ``SectionedChangeset``).
     ///
     /// - Parameters:
+    ///   - old: the sections before the change, each an array of rows.
     ///   - insertedSection: the complete new rows of an inserted section, by NEW section index
     ///     (UIKit asks the data source for them; they are not listed as row insertions).
     ///   - newElement: the row at an index path of the new results; called for inserted rows,

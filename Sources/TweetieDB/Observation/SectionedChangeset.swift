@@ -36,53 +36,21 @@
 /// ```
 public struct SectionedChangeset: Sendable, Hashable {
     /// Removed sections, OLD section indices, ascending.
-    ///
-    /// ```swift
-    /// print(SectionedChangeset(sectionDeletions: [1]).sectionDeletions) // [1]
-    /// ```
     public var sectionDeletions: [Int]
     /// Added sections, NEW section indices, ascending.
-    ///
-    /// ```swift
-    /// print(SectionedChangeset(sectionInsertions: [0]).sectionInsertions) // [0]
-    /// ```
     public var sectionInsertions: [Int]
     /// Sections that changed place relative to the other surviving sections, ascending by `from`.
     /// Always empty for key-ordered sections, but computed.
-    ///
-    /// ```swift
-    /// print(SectionedChangeset().sectionMoves.isEmpty) // true
-    /// ```
     public var sectionMoves: [Move]
     /// Removed rows of surviving sections, OLD index paths, ascending.
-    ///
-    /// ```swift
-    /// print(SectionedChangeset(rowDeletions: [IndexPath(section: 0, row: 2)]).rowDeletions.count) // 1
-    /// ```
     public var rowDeletions: [IndexPath]
     /// Added rows of sections that existed before, NEW index paths, ascending.
-    ///
-    /// ```swift
-    /// print(SectionedChangeset(rowInsertions: [IndexPath(section: 0, row: 0)]).rowInsertions.count) // 1
-    /// ```
     public var rowInsertions: [IndexPath]
     /// Modified rows that did not move, OLD index paths, ascending.
-    ///
-    /// ```swift
-    /// print(SectionedChangeset().rowModificationsInOld.isEmpty) // true
-    /// ```
     public var rowModificationsInOld: [IndexPath]
     /// The same modified rows, NEW index paths, in the same order.
-    ///
-    /// ```swift
-    /// print(SectionedChangeset().rowModificationsInNew.isEmpty) // true
-    /// ```
     public var rowModificationsInNew: [IndexPath]
     /// Rows that move (between surviving sections or inside one), ascending by `from`.
-    ///
-    /// ```swift
-    /// print(SectionedChangeset().rowMoves.isEmpty) // true
-    /// ```
     public var rowMoves: [RowMove]
 
     /// Creates a sectioned changeset; every list defaults to empty.
@@ -111,10 +79,6 @@ public struct SectionedChangeset: Sendable, Hashable {
     }
 
     /// Whether the changeset changes nothing.
-    ///
-    /// ```swift
-    /// print(SectionedChangeset().isEmpty) // true
-    /// ```
     public var isEmpty: Bool {
         sectionDeletions.isEmpty && sectionInsertions.isEmpty && sectionMoves.isEmpty
             && rowDeletions.isEmpty && rowInsertions.isEmpty && rowModificationsInOld.isEmpty && rowMoves.isEmpty

@@ -19,16 +19,8 @@
 /// ```
 public struct SectionedResults<SectionKey: Hashable & Comparable, Key: Comparable, Value> {
     /// All rows in flat order (sections are contiguous runs).
-    ///
-    /// ```swift
-    /// print(results.rows.count)
-    /// ```
     public private(set) var rows: RankedTree<Key, Value>
     /// Section key → number of rows, for the non-empty sections.
-    ///
-    /// ```swift
-    /// print(results.sections.map(\.key))
-    /// ```
     public private(set) var sections: RankedTree<SectionKey, Int>
     /// Extracts a row's section key from its key (monotone in key order).
     ///
@@ -70,26 +62,14 @@ public struct SectionedResults<SectionKey: Hashable & Comparable, Key: Comparabl
     }
 
     /// The number of (non-empty) sections, O(1).
-    ///
-    /// ```swift
-    /// print(results.numberOfSections)
-    /// ```
     public var numberOfSections: Int { sections.count }
 
     /// The number of rows in section `section`, O(log S).
-    ///
-    /// ```swift
-    /// print(results.numberOfRows(inSection: 0))
-    /// ```
     public func numberOfRows(inSection section: Int) -> Int {
         sections[section].value
     }
 
     /// The key of section `section`, O(log S).
-    ///
-    /// ```swift
-    /// print(results.sectionKey(at: 0))
-    /// ```
     public func sectionKey(at section: Int) -> SectionKey {
         sections[section].key
     }
@@ -141,10 +121,6 @@ public struct SectionedResults<SectionKey: Hashable & Comparable, Key: Comparabl
     }
 
     /// The row at `indexPath`, O(log n).
-    ///
-    /// ```swift
-    /// print(results[IndexPath(section: 0, row: 0)].value)
-    /// ```
     public subscript(indexPath: IndexPath) -> (key: Key, value: Value) {
         rows[flatIndex(for: indexPath)]
     }
@@ -160,10 +136,6 @@ public struct SectionedResults<SectionKey: Hashable & Comparable, Key: Comparabl
     }
 
     /// All rows as nested arrays, one per section, O(n) (initial rendering and tests).
-    ///
-    /// ```swift
-    /// print(results.sectionArrays().map(\.count))
-    /// ```
     public func sectionArrays() -> [[(key: Key, value: Value)]] {
         var result: [[(key: Key, value: Value)]] = []
         result.reserveCapacity(numberOfSections)

@@ -36,16 +36,8 @@ public struct Query<R: Record>: Sendable {
     @usableFromInline var predicates: [@Sendable (R) -> Bool] = []
     var sort: Sort = .primaryKey(.ascending)
     /// The number of matching records skipped.
-    ///
-    /// ```swift
-    /// print(query.offset)
-    /// ```
     public private(set) var offset = 0
     /// The most records returned, or `nil` for all.
-    ///
-    /// ```swift
-    /// print(query.limitCount ?? -1)
-    /// ```
     public private(set) var limitCount: Int?
 
     /// A query for every record of the collection, in primary-key order.

@@ -13,9 +13,6 @@ extension Store {
     /// try store.backup(toFileDescriptor: STDOUT_FILENO)
     /// ```
     public func backup(toFileDescriptor fileDescriptor: Int32, compact: Bool = true) throws(StoreError) {
-        guard !environment.isClosed else {
-            throw StoreError(.environmentClosed, operation: "mdb_env_copyfd2", path: path, message: "the environment is closed")
-        }
-        try LMDB.check(LMDB.copy(environment.handle, to: fileDescriptor, compact: compact), "mdb_env_copyfd2", path: path)
+        try environment.copy(toFileDescriptor: fileDescriptor, compact: compact)
     }
 }

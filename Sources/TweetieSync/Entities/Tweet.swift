@@ -1,18 +1,36 @@
 import Foundation
+import TweetieDB
 
-/// One status (tweet) as the Tweetie app shows it in a timeline row.
+/// One status (tweet) as the Tweetie app shows it in a timeline row, stored in the `tweets`
+/// collection.
 ///
-/// The `Codable` conformance is the record JSON form: its keys are the property names, and each
-/// id also has a string twin (`idStr`, `authorIdStr`, `inReplyToIdStr`; see ``IDStringTwin``).
-/// Twitter's JSON is decoded by ``TwitterJSON`` through separate internal types, never through
-/// this conformance.
+/// `@Record` writes its storage form (the keys are the property names) and the fast codec. The
+/// strings one author's tweets all repeat (names, avatar URL, language, lists) are `@Interned`: in
+/// a scan, each distinct value is allocated once. The `Codable` conformance is the record JSON
+/// form, written here rather than by `@Record`: its keys are the property names, and each id also
+/// has a string twin (`idStr`, `authorIdStr`, `inReplyToIdStr`; see ``IDStringTwin``). Twitter's
+/// JSON is decoded by ``TwitterJSON`` through separate internal types, never through this
+/// conformance.
 ///
 /// ```swift
 /// let page = try await api.timeline(of: ListIdentifier(username: "icanzilb", slug: "RxSwift"),
 ///                                   cursor: TimelineCursor())
 /// for tweet in page.tweets { print("@\(tweet.username): \(tweet.text)") }
 /// ```
+@Record(collection: "tweets")
 public struct Tweet: Codable, Sendable, Hashable, Identifiable {
+    /// Two indexes: `created` (newest first) for timelines, and `author` (username, then newest
+    /// first) for a person's timeline.
+    ///
+    /// ```swift
+    /// Query<Tweet>().sorted(byIndex: "created").limit(50)
+    /// Query<Tweet>().filter(index: "author", equals: "icanzilb").sorted(byIndex: "author")
+    /// ```
+    public static let indexes: [Index<Tweet>] = [
+        Index("created", order: .descending) { $0.created },
+        Index("author") { $0.username.lowercased() }.then(order: .descending) { $0.created },
+    ]
+
     /// The status id (Twitter's `id`, checked against `id_str`).
     ///
     /// ```swift
@@ -30,13 +48,13 @@ public struct Tweet: Codable, Sendable, Hashable, Identifiable {
     /// ```swift
     /// let title = tweet.name   // "Marin Todorov"
     /// ```
-    public var name: String
+    @Interned public var name: String
     /// The author's handle without `@` (`user.screen_name`).
     ///
     /// ```swift
     /// let handle = "@" + tweet.username
     /// ```
-    public var username: String
+    @Interned public var username: String
     /// The author's user id (`user.id`).
     ///
     /// ```swift
@@ -54,7 +72,7 @@ public struct Tweet: Codable, Sendable, Hashable, Identifiable {
     /// ```swift
     /// let avatar = URL(string: tweet.imageURL)
     /// ```
-    public var imageURL: String
+    @Interned public var imageURL: String
     /// How often the status was retweeted (`retweet_count`).
     ///
     /// ```swift
@@ -84,15 +102,16 @@ public struct Tweet: Codable, Sendable, Hashable, Identifiable {
     /// ```swift
     /// let english = tweets.filter { $0.lang == "en" }
     /// ```
-    public var lang: String?
+    @Interned public var lang: String?
 
     /// The lists (`owner/slug`, see ``ListIdentifier/key``) whose timelines included this tweet;
-    /// recorded by the fetcher, sorted. Records stored before this field existed decode with `[]`.
+    /// recorded by the fetcher, sorted. Records stored before this field existed decode with `[]`
+    /// (its default value).
     ///
     /// ```swift
     /// let inRxSwift = tweet.lists.contains("icanzilb/RxSwift")
     /// ```
-    public var lists: [String]
+    @Interned public var lists: [String] = []
 
     /// Creates a tweet from its fields.
     ///
@@ -146,5 +165,27 @@ public struct Tweet: Codable, Sendable, Hashable, Identifiable {
         isRetweet = try c.decode(Bool.self, forKey: .isRetweet)
         lang = try c.decodeIfPresent(String.self, forKey: .lang)
         lists = try c.decodeIfPresent([String].self, forKey: .lists) ?? []
+    }
+
+    /// Writes the JSON form: the storage fields, each id with its string twin (``IDStringTwin``).
+    ///
+    /// ```swift
+    /// let json = try RecordJSON.encoder().encode(tweet)
+    /// ```
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: IDStringTwin.Key.self)
+        try IDStringTwin.encode(id, "id", to: &c)
+        try c.encode(text, forKey: "text")
+        try c.encode(name, forKey: "name")
+        try c.encode(username, forKey: "username")
+        try IDStringTwin.encode(authorId, "authorId", to: &c)
+        try c.encode(created, forKey: "created")
+        try c.encode(imageURL, forKey: "imageURL")
+        try c.encode(retweetCount, forKey: "retweetCount")
+        try c.encode(favoriteCount, forKey: "favoriteCount")
+        try IDStringTwin.encode(inReplyToId, "inReplyToId", to: &c)
+        try c.encode(isRetweet, forKey: "isRetweet")
+        try c.encodeIfPresent(lang, forKey: "lang")
+        try c.encode(lists, forKey: "lists")
     }
 }

@@ -1,15 +1,30 @@
 import Foundation
+import TweetieDB
 
-/// A Twitter account, as listed among a list's members.
+/// A Twitter account, as listed among a list's members, stored in the `users` collection.
 ///
-/// The `Codable` conformance is the record JSON form (keys are the property names, and the id
-/// has a string twin `idStr`, see ``IDStringTwin``); Twitter's JSON is decoded by ``TwitterJSON`` through internal types.
+/// `@Record` writes its storage form (keys are the property names) and the fast codec; the
+/// strings many records repeat are `@Interned`. The `Codable` conformance is the record JSON form,
+/// written here rather than by `@Record`: keys are the property names, and the id has a string
+/// twin `idStr` (see ``IDStringTwin``). Twitter's JSON is decoded by ``TwitterJSON`` through
+/// internal types.
 ///
 /// ```swift
 /// let members = try await api.members(of: ListIdentifier(username: "icanzilb", slug: "RxSwift"))
 /// for user in members.users { print(user.name, "@" + user.username) }
 /// ```
+@Record(collection: "users")
 public struct User: Codable, Sendable, Hashable, Identifiable {
+    /// One index: `username`, case-insensitive. Not unique: a screen name can pass from one
+    /// account to another over time.
+    ///
+    /// ```swift
+    /// Query<User>().filter(index: "username", equals: "icanzilb")
+    /// ```
+    public static let indexes: [Index<User>] = [
+        Index("username") { $0.username.lowercased() },
+    ]
+
     /// The user id (Twitter's `id`, checked against `id_str`).
     ///
     /// ```swift
@@ -21,13 +36,13 @@ public struct User: Codable, Sendable, Hashable, Identifiable {
     /// ```swift
     /// cell.title = user.name
     /// ```
-    public var name: String
+    @Interned public var name: String
     /// The handle without `@` (`screen_name`).
     ///
     /// ```swift
     /// let timeline = try await api.timeline(of: user.username, cursor: TimelineCursor())
     /// ```
-    public var username: String
+    @Interned public var username: String
     /// The profile text (`description`; `""` when absent).
     ///
     /// ```swift
@@ -39,21 +54,21 @@ public struct User: Codable, Sendable, Hashable, Identifiable {
     /// ```swift
     /// if !user.url.isEmpty { openLink(user.url) }
     /// ```
-    public var url: String
+    @Interned public var url: String
     /// The avatar URL (`profile_image_url_https`).
     ///
     /// ```swift
     /// let avatar = URL(string: user.imageURL)
     /// ```
-    public var imageURL: String
+    @Interned public var imageURL: String
 
     /// The lists (`owner/slug`) this user was fetched as a member of; sorted. Decodes as `[]`
-    /// from records stored before the field existed.
+    /// from records stored before the field existed (its default value).
     ///
     /// ```swift
     /// let member = user.lists.contains("icanzilb/RxSwift")
     /// ```
-    public var lists: [String]
+    @Interned public var lists: [String] = []
 
     /// Creates a user from its fields.
     ///
@@ -90,5 +105,21 @@ public struct User: Codable, Sendable, Hashable, Identifiable {
         url = try c.decode(String.self, forKey: .url)
         imageURL = try c.decode(String.self, forKey: .imageURL)
         lists = try c.decodeIfPresent([String].self, forKey: .lists) ?? []
+    }
+
+    /// Writes the JSON form: the storage fields, the id with its string twin (``IDStringTwin``).
+    ///
+    /// ```swift
+    /// let json = try RecordJSON.encoder().encode(user)
+    /// ```
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: IDStringTwin.Key.self)
+        try IDStringTwin.encode(id, "id", to: &c)
+        try c.encode(name, forKey: "name")
+        try c.encode(username, forKey: "username")
+        try c.encode(about, forKey: "about")
+        try c.encode(url, forKey: "url")
+        try c.encode(imageURL, forKey: "imageURL")
+        try c.encode(lists, forKey: "lists")
     }
 }

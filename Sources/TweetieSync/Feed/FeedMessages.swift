@@ -66,7 +66,11 @@ extension SectionedUpdates {
     /// Whether no commit after `after` up to `sequence` can have changed these updates' rows: the
     /// change log still holds every entry of that range and none names a record of the observed
     /// collection. A renderer at `after` then holds the sections of `sequence`.
-    func unchanged(after: UInt64, through sequence: UInt64) throws -> Bool {
+    ///
+    /// ```swift
+    /// if try feed.updates.unchanged(after: 41, through: 57) { send(messagesAfter57) }
+    /// ```
+    public func unchanged(after: UInt64, through sequence: UInt64) throws -> Bool {
         if after == sequence { return true }
         guard after < sequence else { return false }
         let slice = try store.read { try $0.changeLog(after: after) }

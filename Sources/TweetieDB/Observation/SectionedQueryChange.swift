@@ -1,0 +1,22 @@
+/// One element of a ``SectionedQueryObservation``: sectioned results and the sectioned changeset
+/// from the previous element.
+///
+/// ```swift
+/// for try await change in store.observe(query, sectionedBy: { Day($0.created) }) {
+///     print(change.results.numberOfSections, change.changeset.rowInsertions)
+/// }
+/// ```
+public struct SectionedQueryChange<S: Hashable & Comparable & Sendable, R: Record>: Sendable {
+    /// The sectioned results after the change.
+    public let results: SectionedQueryResults<S, R>
+    /// Section and row changes from the previous element; empty for an initial element.
+    public let changeset: SectionedChangeset
+    /// Whether this element starts from scratch (first element, or after falling behind the log).
+    ///
+    /// ```swift
+    /// if change.isInitial { reload() }
+    /// ```
+    public let isInitial: Bool
+    /// The change-log sequence number the results reflect.
+    public let sequence: UInt64
+}

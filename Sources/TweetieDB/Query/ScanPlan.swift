@@ -1,0 +1,49 @@
+/// The non-generic part of a ``QueryPlan`` that the inlinable scan loop needs.
+@usableFromInline
+struct ScanPlan {
+    @usableFromInline let database: Database
+    @usableFromInline let records: Database
+    @usableFromInline let range: KeyRange
+    @usableFromInline let viaIndex: Bool
+    @usableFromInline let walkIsSorted: Bool
+    @usableFromInline let reverse: Bool
+
+    /// Plans `query` (generic, once per query; the per-row loop is specialized by the caller).
+    @usableFromInline
+    static func make<R: Record>(_ query: Query<R>, descriptor: CollectionDescriptor) throws -> ScanPlan {
+        let plan = try QueryPlan(query, descriptor: descriptor)
+        return ScanPlan(database: plan.database, records: descriptor.records, range: plan.range, viaIndex: plan.viaIndex,
+                        walkIsSorted: plan.walkIsSorted, reverse: plan.reverse)
+    }
+
+    /// A cursor on the records for an index walk's lookups, or `nil` for a key walk (close it
+    /// when the walk ends). Index order is often close to key order (timelines by date, keys by
+    /// id), and a cursor finds a key on its current leaf page without descending the tree again.
+    @inlinable
+    func lookupCursor<T: ReadableTransaction>(in transaction: T) throws -> Cursor? {
+        viaIndex ? try transaction.cursor(on: records) : nil
+    }
+
+    /// The record of one walked entry: the entry's value is the record itself, or, in an index
+    /// walk, the primary key of the record to look up with `lookup` (from
+    /// ``lookupCursor(in:)``). Errors name the record's key.
+    @inlinable
+    func record<R: Record>(key: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer, lookup: Cursor?,
+                           descriptor: CollectionDescriptor, path: String, sharing: SharedStringTable?) throws -> R {
+        let bytes: UnsafeRawBufferPointer
+        if viaIndex {
+            guard let lookup else { preconditionFailure("an index walk looks records up with its lookupCursor(in:)") }
+            guard let stored = try lookup.value(forRawKey: value) else {
+                throw descriptor.danglingIndexEntry(key: Array(value), path: path)
+            }
+            bytes = stored
+        } else {
+            bytes = value
+        }
+        do {
+            return try R._decodeStored(bytes, sharing: sharing)
+        } catch {
+            throw descriptor.decodingFailed(error, key: Array(viaIndex ? value : key), typeName: "\(R.self)", path: path)
+        }
+    }
+}

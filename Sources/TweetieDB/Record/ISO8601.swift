@@ -1,0 +1,102 @@
+import Foundation
+
+extension JSONEncoder.DateEncodingStrategy {
+    /// ISO 8601 with milliseconds, so that dates survive an export/import round trip.
+    static let iso8601WithFractionalSeconds = JSONEncoder.DateEncodingStrategy.custom { date, encoder in
+        var container = encoder.singleValueContainer()
+        try container.encode(ISO8601.string(from: date))
+    }
+}
+
+extension JSONDecoder.DateDecodingStrategy {
+    /// Accepts ISO 8601 with or without fractional seconds.
+    static let iso8601WithFractionalSeconds = JSONDecoder.DateDecodingStrategy.custom { decoder in
+        let container = try decoder.singleValueContainer()
+        let text = try container.decode(String.self)
+        guard let date = ISO8601.date(from: text) else {
+            throw DecodingError.dataCorruptedError(in: container, debugDescription: "'\(text)' is not an ISO 8601 date (like 2018-12-08T08:47:15.000Z)")
+        }
+        return date
+    }
+}
+
+/// ISO 8601 in UTC with millisecond precision (`2018-12-08T08:47:15.123Z`), computed from whole
+/// milliseconds so that formatting a parsed date gives back the same text (exact round trips).
+enum ISO8601 {
+    static func string(from date: Date) -> String {
+        let totalMilliseconds = Int64((date.timeIntervalSince1970 * 1000).rounded())
+        var seconds = time_t(totalMilliseconds >= 0 ? totalMilliseconds / 1000 : (totalMilliseconds - 999) / 1000)
+        let milliseconds = Int(totalMilliseconds - Int64(seconds) * 1000)
+        var parts = tm()
+        gmtime_r(&seconds, &parts)
+        func pad(_ value: Int32, _ width: Int) -> String {
+            let text = String(value)
+            return String(repeating: "0", count: max(0, width - text.count)) + text
+        }
+        return "\(pad(parts.tm_year + 1900, 4))-\(pad(parts.tm_mon + 1, 2))-\(pad(parts.tm_mday, 2))T"
+            + "\(pad(parts.tm_hour, 2)):\(pad(parts.tm_min, 2)):\(pad(parts.tm_sec, 2)).\(pad(Int32(milliseconds), 3))Z"
+    }
+
+    /// Parses `YYYY-MM-DDTHH:MM:SS[.fraction](Z|±HH:MM|±HHMM)` in the proleptic Gregorian
+    /// calendar, the calendar ``string(from:)`` (gmtime) writes: every date it writes reads back
+    /// unchanged, including dates before the Gregorian reform of 1582.
+    static func date(from text: String) -> Date? {
+        let b = Array(text.utf8)
+        func digits(_ start: Int, _ count: Int) -> Int? {
+            guard start + count <= b.count else { return nil }
+            var value = 0
+            for i in start..<(start + count) {
+                guard b[i] >= 0x30, b[i] <= 0x39 else { return nil }
+                value = value * 10 + Int(b[i] - 0x30)
+            }
+            return value
+        }
+        guard b.count >= 20, b[4] == 0x2D, b[7] == 0x2D, b[10] == 0x54, b[13] == 0x3A, b[16] == 0x3A,
+              let year = digits(0, 4), let month = digits(5, 2), let day = digits(8, 2),
+              let hour = digits(11, 2), let minute = digits(14, 2), let second = digits(17, 2),
+              (1...12).contains(month), hour < 24, minute < 60, second < 60
+        else { return nil }
+        let leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)
+        let monthLengths = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31]
+        guard day >= 1, day <= monthLengths[month - 1] else { return nil }
+        var position = 19
+        var fraction = 0.0
+        if position < b.count, b[position] == 0x2E {
+            position += 1
+            var scale = 0.1
+            let start = position
+            while position < b.count, b[position] >= 0x30, b[position] <= 0x39 {
+                fraction += Double(b[position] - 0x30) * scale
+                scale /= 10
+                position += 1
+            }
+            guard position > start else { return nil }
+        }
+        guard position < b.count else { return nil }
+        var offset = 0
+        if b[position] == 0x5A {
+            position += 1
+        } else if b[position] == 0x2B || b[position] == 0x2D {
+            let sign = b[position] == 0x2D ? -1 : 1
+            guard let hours = digits(position + 1, 2), hours < 24 else { return nil }
+            position += 3
+            if position < b.count, b[position] == 0x3A { position += 1 }
+            guard let minutes = digits(position, 2), minutes < 60 else { return nil }
+            position += 2
+            offset = sign * (hours * 3600 + minutes * 60)
+        } else {
+            return nil
+        }
+        guard position == b.count else { return nil }
+        // Days from 1970-01-01 in the proleptic Gregorian calendar (era-based civil-date algorithm).
+        let y = month <= 2 ? year - 1 : year
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yearOfEra = y - era * 400
+        let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
+        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+        let days = era * 146_097 + dayOfEra - 719_468
+        let seconds = Double(days * 86_400 + hour * 3600 + minute * 60 + second - offset) + fraction
+        // Snap to whole milliseconds, the export's precision.
+        return Date(timeIntervalSince1970: (seconds * 1000).rounded() / 1000)
+    }
+}

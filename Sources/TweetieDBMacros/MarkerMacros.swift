@@ -1,0 +1,20 @@
+import SwiftSyntax
+import SwiftSyntaxMacros
+
+/// `@Indexed` / `@Indexed(order: .descending)`: a marker read by ``RecordMacro``, which turns it
+/// into `Index("name", …) { $0.name }`; it expands to nothing itself.
+public struct IndexedMacro: PeerMacro {
+    public static func expansion(of node: AttributeSyntax, providingPeersOf declaration: some DeclSyntaxProtocol,
+                                 in context: some MacroExpansionContext) throws -> [DeclSyntax] {
+        []
+    }
+}
+
+/// `@Interned`: a marker read by ``RecordMacro``, which decodes the property with
+/// `decodeShared`; it expands to nothing itself.
+public struct InternedMacro: PeerMacro {
+    public static func expansion(of node: AttributeSyntax, providingPeersOf declaration: some DeclSyntaxProtocol,
+                                 in context: some MacroExpansionContext) throws -> [DeclSyntax] {
+        []
+    }
+}

@@ -1,0 +1,199 @@
+import SwiftDiagnostics
+import SwiftSyntax
+import SwiftSyntaxMacros
+
+/// `@Record(collection:)`: makes a struct a TweetieDB record, with the fast ``RecordCodable``
+/// codec for its stored properties and a `Codable` conformance that writes the same fields.
+///
+/// The extension it adds holds `collectionName` (unless declared), `indexes` from `@Indexed`
+/// properties (unless declared), `CodingKeys`, `init(from: any Decoder)`, `encode(to: any Encoder)`,
+/// `encode(to: inout RecordWriter)` and `init(from: inout RecordFieldReader)`. A `CodingKeys`,
+/// `init(from:)` or `encode(to:)` the struct declares itself is kept and not generated: the JSON
+/// form is then the type's own (Tweet adds string twins of its ids), the stored form is not.
+public struct RecordMacro: ExtensionMacro {
+    public static func expansion(
+        of node: AttributeSyntax,
+        attachedTo declaration: some DeclGroupSyntax,
+        providingExtensionsOf type: some TypeSyntaxProtocol,
+        conformingTo protocols: [TypeSyntax],
+        in context: some MacroExpansionContext
+    ) throws -> [ExtensionDeclSyntax] {
+        guard let structDecl = declaration.as(StructDeclSyntax.self) else {
+            diagnoseNotAStruct(declaration, in: context)
+            return []
+        }
+        var members = RecordMembers(of: structDecl, in: context)
+        let collection = collectionName(node, typeName: structDecl.name.text, members: &members, in: context)
+        if !members.declaresPrimaryKey, !members.properties.contains(where: { $0.key == "id" }) {
+            diagnoseMissingID(structDecl, members: &members, in: context)
+        }
+        guard !members.hasErrors else {
+            return []
+        }
+        let typeName = type.trimmedDescription
+        let access = accessPrefix(structDecl.modifiers)
+        let properties = members.properties
+        var lines: [String] = []
+        if let collection {
+            lines.append("\(access)static var collectionName: String { \(collection) }")
+        }
+        let indexed = properties.filter { $0.indexed != nil }
+        if !indexed.isEmpty {
+            let indexes = indexed.map { RecordMembers.indexExpression($0, qualified: true) }
+            lines.append("\(access)static let indexes: [TweetieDB.Index<\(typeName)>] = [\(indexes.joined(separator: ", "))]")
+        }
+        if !members.declaresCodingKeys {
+            lines.append(codingKeys(properties))
+        }
+        if !members.declaresDecodableInit {
+            lines.append(codableInit(properties, access: access))
+        }
+        if !members.declaresEncode {
+            lines.append(codableEncode(properties, access: access))
+        }
+        lines.append(fastEncode(properties, access: access))
+        lines.append(fastInit(properties, access: access))
+
+        let conformances = protocols.map(\.trimmedDescription)
+        let inheritance = conformances.isEmpty ? "" : ": " + conformances.joined(separator: ", ")
+        let source: DeclSyntax = """
+            extension \(raw: typeName)\(raw: inheritance) {
+            \(raw: lines.joined(separator: "\n\n"))
+            }
+            """
+        guard let extensionDecl = source.as(ExtensionDeclSyntax.self) else {
+            return []
+        }
+        return [extensionDecl]
+    }
+
+    // MARK: Generated members
+
+    static func codingKeys(_ properties: [RecordProperty]) -> String {
+        guard !properties.isEmpty else {
+            return "enum CodingKeys: String, CodingKey {}"
+        }
+        return "enum CodingKeys: String, CodingKey {\ncase \(properties.map(\.name).joined(separator: ", "))\n}"
+    }
+
+    static func codableInit(_ properties: [RecordProperty], access: String) -> String {
+        var body = ["let container = try decoder.container(keyedBy: CodingKeys.self)"]
+        for property in properties {
+            if property.isOptional {
+                body.append("self.\(property.name) = try container.decodeIfPresent(\(property.valueType).self, forKey: .\(property.name))")
+            } else if let defaultValue = property.defaultValue {
+                body.append("self.\(property.name) = try container.decodeIfPresent(\(property.valueType).self, forKey: .\(property.name)) ?? \(defaultValue)")
+            } else {
+                body.append("self.\(property.name) = try container.decode(\(property.valueType).self, forKey: .\(property.name))")
+            }
+        }
+        return "\(access)init(from decoder: any Decoder) throws {\n\(body.joined(separator: "\n"))\n}"
+    }
+
+    static func codableEncode(_ properties: [RecordProperty], access: String) -> String {
+        var body = [properties.isEmpty ? "_ = encoder.container(keyedBy: CodingKeys.self)" : "var container = encoder.container(keyedBy: CodingKeys.self)"]
+        for property in properties {
+            let method = property.isOptional ? "encodeIfPresent" : "encode"
+            body.append("try container.\(method)(self.\(property.name), forKey: .\(property.name))")
+        }
+        return "\(access)func encode(to encoder: any Encoder) throws {\n\(body.joined(separator: "\n"))\n}"
+    }
+
+    static func fastEncode(_ properties: [RecordProperty], access: String) -> String {
+        let body = properties.map { "writer.write(self.\($0.name), forKey: \"\($0.key)\")" }
+        return "\(access)func encode(to writer: inout TweetieDB.RecordWriter) {\n\(body.joined(separator: "\n"))\n}"
+    }
+
+    static func fastInit(_ properties: [RecordProperty], access: String) -> String {
+        var body: [String] = []
+        for property in properties {
+            body.append("var \(property.local): \(property.valueType)? = nil")
+        }
+        if properties.isEmpty {
+            body.append("while try reader.nextField() != nil {\n}")
+        } else {
+            body.append("while let field = try reader.nextField() {\nswitch field.name {")
+            for property in properties {
+                let shared = property.isInterned ? "Shared" : ""
+                // A defaulted property also takes a stored nil as "absent", like the Codable path.
+                let method = property.isOptional || property.defaultValue != nil ? "decode\(shared)IfPresent" : "decode\(shared)"
+                body.append("case \"\(property.key)\":\n\(property.local) = try field.\(method)(\(property.valueType).self)")
+            }
+            body.append("default:\nbreak\n}\n}")
+        }
+        for property in properties {
+            if property.isOptional {
+                body.append("self.\(property.name) = \(property.local)")
+            } else if let defaultValue = property.defaultValue {
+                body.append("self.\(property.name) = \(property.local) ?? \(defaultValue)")
+            } else {
+                body.append("self.\(property.name) = try reader.require(\(property.local), forKey: \"\(property.key)\")")
+            }
+        }
+        return "\(access)init(from reader: inout TweetieDB.RecordFieldReader) throws {\n\(body.joined(separator: "\n"))\n}"
+    }
+
+    // MARK: Arguments and checks
+
+    /// `public ` / `package ` when the struct is; the members must be as visible as the conformance.
+    static func accessPrefix(_ modifiers: DeclModifierListSyntax) -> String {
+        for modifier in modifiers {
+            switch modifier.name.tokenKind {
+            case .keyword(.public), .keyword(.open): return "public "
+            case .keyword(.package): return "package "
+            default: continue
+            }
+        }
+        return ""
+    }
+
+    /// The `collectionName` expression: `collection:`'s argument, else the type's name; `nil` when
+    /// the struct declares `collectionName` itself.
+    static func collectionName(_ node: AttributeSyntax, typeName: String, members: inout RecordMembers,
+                               in context: some MacroExpansionContext) -> String? {
+        guard !members.declaresCollectionName else {
+            return nil
+        }
+        guard let argument = node.arguments?.as(LabeledExprListSyntax.self)?.first(where: { $0.label?.text == "collection" }) else {
+            return "\"\(typeName)\""
+        }
+        if let literal = argument.expression.as(StringLiteralExprSyntax.self), let name = literal.representedLiteralValue {
+            let allowed = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-")
+            if name.isEmpty || !name.allSatisfy(allowed.contains) {
+                members.report(.invalidCollectionName(name), at: argument.expression, in: context)
+            }
+        }
+        return argument.expression.trimmedDescription
+    }
+
+    static func diagnoseNotAStruct(_ declaration: some DeclGroupSyntax, in context: some MacroExpansionContext) {
+        if let classDecl = declaration.as(ClassDeclSyntax.self) {
+            context.diagnose(Diagnostic(node: classDecl.classKeyword, message: RecordDiagnostic.notAStruct(kind: "a class"), fixIts: [
+                FixIt(message: RecordFixIt(message: "Replace 'class' with 'struct'"), changes: [
+                    .replace(oldNode: Syntax(classDecl.classKeyword), newNode: Syntax(classDecl.classKeyword.with(\.tokenKind, .keyword(.struct)))),
+                ]),
+            ]))
+        } else if let enumDecl = declaration.as(EnumDeclSyntax.self) {
+            context.diagnose(Diagnostic(node: enumDecl.enumKeyword, message: RecordDiagnostic.notAStruct(kind: "an enum")))
+        } else if let actorDecl = declaration.as(ActorDeclSyntax.self) {
+            context.diagnose(Diagnostic(node: actorDecl.actorKeyword, message: RecordDiagnostic.notAStruct(kind: "an actor")))
+        } else {
+            context.diagnose(Diagnostic(node: declaration, message: RecordDiagnostic.notAStruct(kind: "this declaration")))
+        }
+    }
+
+    static func diagnoseMissingID(_ structDecl: StructDeclSyntax, members: inout RecordMembers, in context: some MacroExpansionContext) {
+        let idMember = MemberBlockItemSyntax(decl: DeclSyntax("var id: Int64"))
+            .with(\.leadingTrivia, structDecl.memberBlock.members.first?.leadingTrivia ?? .newline)
+        var items = Array(structDecl.memberBlock.members)
+        if let first = items.first {
+            items[0] = first.with(\.leadingTrivia, idMember.leadingTrivia)
+        }
+        let block = structDecl.memberBlock.with(\.members, MemberBlockItemListSyntax([idMember] + items))
+        members.report(.missingID(type: structDecl.name.text), at: structDecl.name, fixIts: [
+            FixIt(message: RecordFixIt(message: "Add 'var id: Int64'"), changes: [
+                .replace(oldNode: Syntax(structDecl.memberBlock), newNode: Syntax(block)),
+            ]),
+        ], in: context)
+    }
+}

@@ -1,0 +1,222 @@
+import SwiftSyntaxMacrosGenericTestSupport
+import Testing
+
+/// What `@Record` generates: the exact members for the README's `Note` and for each kind of
+/// property (optional, defaulted, `@Indexed`, `@Interned`, computed, static, observed).
+@Suite("@Record expansion")
+struct RecordMacroExpansionTests {
+    @Test func theREADMEsNote() {
+        assertRecordExpansion(
+            """
+            @Record(collection: "notes")
+            struct Note: Identifiable, Sendable {
+                static let indexes: [Index<Note>] = [Index("updated", order: .descending) { $0.updated }]
+                var id: Int64
+                var author: String
+                var updated: Date
+                var tags: [String]
+                var replyTo: Int64?
+            }
+            """,
+            expandedSource: """
+            struct Note: Identifiable, Sendable {
+                static let indexes: [Index<Note>] = [Index("updated", order: .descending) { $0.updated }]
+                var id: Int64
+                var author: String
+                var updated: Date
+                var tags: [String]
+                var replyTo: Int64?
+            }
+
+            extension Note: Record, RecordCodable {
+                static var collectionName: String {
+                    "notes"
+                }
+
+                enum CodingKeys: String, CodingKey {
+                    case id, author, updated, tags, replyTo
+                }
+
+                init(from decoder: any Decoder) throws {
+                    let container = try decoder.container(keyedBy: CodingKeys.self)
+                    self.id = try container.decode(Int64.self, forKey: .id)
+                    self.author = try container.decode(String.self, forKey: .author)
+                    self.updated = try container.decode(Date.self, forKey: .updated)
+                    self.tags = try container.decode([String].self, forKey: .tags)
+                    self.replyTo = try container.decodeIfPresent(Int64.self, forKey: .replyTo)
+                }
+
+                func encode(to encoder: any Encoder) throws {
+                    var container = encoder.container(keyedBy: CodingKeys.self)
+                    try container.encode(self.id, forKey: .id)
+                    try container.encode(self.author, forKey: .author)
+                    try container.encode(self.updated, forKey: .updated)
+                    try container.encode(self.tags, forKey: .tags)
+                    try container.encodeIfPresent(self.replyTo, forKey: .replyTo)
+                }
+
+                func encode(to writer: inout TweetieDB.RecordWriter) {
+                    writer.write(self.id, forKey: "id")
+                    writer.write(self.author, forKey: "author")
+                    writer.write(self.updated, forKey: "updated")
+                    writer.write(self.tags, forKey: "tags")
+                    writer.write(self.replyTo, forKey: "replyTo")
+                }
+
+                init(from reader: inout TweetieDB.RecordFieldReader) throws {
+                    var _id: Int64? = nil
+                    var _author: String? = nil
+                    var _updated: Date? = nil
+                    var _tags: [String]? = nil
+                    var _replyTo: Int64? = nil
+                    while let field = try reader.nextField() {
+                        switch field.name {
+                        case "id":
+                            _id = try field.decode(Int64.self)
+                        case "author":
+                            _author = try field.decode(String.self)
+                        case "updated":
+                            _updated = try field.decode(Date.self)
+                        case "tags":
+                            _tags = try field.decode([String].self)
+                        case "replyTo":
+                            _replyTo = try field.decodeIfPresent(Int64.self)
+                        default:
+                            break
+                        }
+                    }
+                    self.id = try reader.require(_id, forKey: "id")
+                    self.author = try reader.require(_author, forKey: "author")
+                    self.updated = try reader.require(_updated, forKey: "updated")
+                    self.tags = try reader.require(_tags, forKey: "tags")
+                    self.replyTo = _replyTo
+                }
+            }
+            """,
+            conformances: ["Record", "RecordCodable"]
+        )
+    }
+
+    @Test func everyKindOfProperty() {
+        assertRecordExpansion(
+            """
+            @Record
+            public struct Post {
+                public static let maximumLength = 280
+                public var id: UUID
+                @Indexed(order: .descending) public var created: Date
+                @Indexed(unique: true) public var slug: String
+                @Interned public var author: String
+                public var tags: [String] = []
+                public var place: Place?
+                public var views: Int = 0 {
+                    didSet { print(views) }
+                }
+                public var summary: String { String(slug.prefix(10)) }
+                lazy var cache: Int = 0
+            }
+            """,
+            expandedSource: """
+            public struct Post {
+                public static let maximumLength = 280
+                public var id: UUID
+                public var created: Date
+                public var slug: String
+                public var author: String
+                public var tags: [String] = []
+                public var place: Place?
+                public var views: Int = 0 {
+                    didSet { print(views) }
+                }
+                public var summary: String { String(slug.prefix(10)) }
+                lazy var cache: Int = 0
+            }
+
+            extension Post: Record, RecordCodable, Identifiable {
+                public static var collectionName: String {
+                    "Post"
+                }
+
+                public static let indexes: [TweetieDB.Index<Post>] = [TweetieDB.Index("created", order: .descending) {
+                        $0.created
+                    }, TweetieDB.Index("slug", unique: true) {
+                        $0.slug
+                    }]
+
+                enum CodingKeys: String, CodingKey {
+                    case id, created, slug, author, tags, place, views
+                }
+
+                public init(from decoder: any Decoder) throws {
+                    let container = try decoder.container(keyedBy: CodingKeys.self)
+                    self.id = try container.decode(UUID.self, forKey: .id)
+                    self.created = try container.decode(Date.self, forKey: .created)
+                    self.slug = try container.decode(String.self, forKey: .slug)
+                    self.author = try container.decode(String.self, forKey: .author)
+                    self.tags = try container.decodeIfPresent([String].self, forKey: .tags) ?? []
+                    self.place = try container.decodeIfPresent(Place.self, forKey: .place)
+                    self.views = try container.decodeIfPresent(Int.self, forKey: .views) ?? 0
+                }
+
+                public func encode(to encoder: any Encoder) throws {
+                    var container = encoder.container(keyedBy: CodingKeys.self)
+                    try container.encode(self.id, forKey: .id)
+                    try container.encode(self.created, forKey: .created)
+                    try container.encode(self.slug, forKey: .slug)
+                    try container.encode(self.author, forKey: .author)
+                    try container.encode(self.tags, forKey: .tags)
+                    try container.encodeIfPresent(self.place, forKey: .place)
+                    try container.encode(self.views, forKey: .views)
+                }
+
+                public func encode(to writer: inout TweetieDB.RecordWriter) {
+                    writer.write(self.id, forKey: "id")
+                    writer.write(self.created, forKey: "created")
+                    writer.write(self.slug, forKey: "slug")
+                    writer.write(self.author, forKey: "author")
+                    writer.write(self.tags, forKey: "tags")
+                    writer.write(self.place, forKey: "place")
+                    writer.write(self.views, forKey: "views")
+                }
+
+                public init(from reader: inout TweetieDB.RecordFieldReader) throws {
+                    var _id: UUID? = nil
+                    var _created: Date? = nil
+                    var _slug: String? = nil
+                    var _author: String? = nil
+                    var _tags: [String]? = nil
+                    var _place: Place? = nil
+                    var _views: Int? = nil
+                    while let field = try reader.nextField() {
+                        switch field.name {
+                        case "id":
+                            _id = try field.decode(UUID.self)
+                        case "created":
+                            _created = try field.decode(Date.self)
+                        case "slug":
+                            _slug = try field.decode(String.self)
+                        case "author":
+                            _author = try field.decodeShared(String.self)
+                        case "tags":
+                            _tags = try field.decodeIfPresent([String].self)
+                        case "place":
+                            _place = try field.decodeIfPresent(Place.self)
+                        case "views":
+                            _views = try field.decodeIfPresent(Int.self)
+                        default:
+                            break
+                        }
+                    }
+                    self.id = try reader.require(_id, forKey: "id")
+                    self.created = try reader.require(_created, forKey: "created")
+                    self.slug = try reader.require(_slug, forKey: "slug")
+                    self.author = try reader.require(_author, forKey: "author")
+                    self.tags = _tags ?? []
+                    self.place = _place
+                    self.views = _views ?? 0
+                }
+            }
+            """
+        )
+    }
+}
