@@ -112,10 +112,10 @@ struct ImportCommand: ParsableCommand {
         return missing
     }
 
-    /// Removes the database files a failed import created at `path`, then the directories it
+    /// Removes the database files (data.mdb, lock.mdb, changes.notify) a failed import created at `path`, then the directories it
     /// created, innermost first; a directory that holds anything else stays.
     static func removeDatabase(at path: String, createdDirectories: [String]) {
-        for file in ["data.mdb", "lock.mdb"] { unlink(path + "/" + file) }
+        for file in ["data.mdb", "lock.mdb", "changes.notify"] { unlink(path + "/" + file) }
         for directory in createdDirectories { rmdir(directory) }
     }
 }

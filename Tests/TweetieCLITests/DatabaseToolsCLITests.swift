@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TweetieTestSupport
 import TweetieSync
 
 /// Issue 20, point 8: what sqlite3 and the mdb tools have — `users show`, `export --collection`,
@@ -28,7 +29,7 @@ struct DatabaseToolsCLITests {
         #expect(users.status == 0 && lines.count == 2, "\(users.output) \(users.stderr)")
         #expect(lines.first == #"{"collections":[{"count":1,"name":"users","schemaVersion":1}],"format":"tweetie-db-export","version":1}"#)
         #expect(lines.last?.hasPrefix(#"{"collection":"users","record":"#) == true)
-        let copy = TemporaryDatabase()
+        let copy = TemporaryDirectory.database()
         defer { copy.remove() }
         #expect(try CLI.run(["import", "-", "--db", copy.path], stdin: users.stdout).status == 0)
         #expect(try CLI.run(["export", "--db", copy.path, "--collection", "users"]).stdout == users.stdout)
@@ -67,7 +68,7 @@ struct DatabaseToolsCLITests {
     }
 
     @Test func aFailedImportIntoANewPathLeavesNothing() throws {
-        let base = TemporaryDatabase()
+        let base = TemporaryDirectory.database()
         defer { base.remove() }
         let target = base.path + "/new/db"
         let failed = try CLI.run(["import", "-", "--db", target], stdin: Data("not an export\n".utf8))
@@ -114,7 +115,7 @@ struct BenchIntoNonEmptyDatabaseTests {
         #expect(again.status == 64 && again.stderr.contains("already holds 40 tweets"), "\(again.stderr)")
         #expect(try CLI.run(["export", "--db", db.path]).stdout == before)
         // One commit: no commits/s.
-        let fresh = TemporaryDatabase()
+        let fresh = TemporaryDirectory.database()
         defer { fresh.remove() }
         let single = try CLI.run(["bench", "writes", "--db", fresh.path, "--records", "40", "--batch", "40", "--durability", "no-sync"])
         #expect(single.status == 0 && single.output.contains("throughput") && !single.output.contains("commits/s"), "\(single.output)")

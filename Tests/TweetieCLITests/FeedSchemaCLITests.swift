@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TweetieTestSupport
 
 /// Issue 20, point 7: `feed --schema` prints the published JSON Schema of the feed.
 @Suite("tweetie-db feed --schema")

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TweetieTestSupport
 
 /// Issue 20, point 10: on a terminal, `import` and `verify` show a bar with the total and a rate
 /// on stderr; into a pipe they show nothing.
@@ -11,7 +12,7 @@ struct ProgressCLITests {
         let file = db.path + "-export.ndjson"
         #expect(try CLI.run(["export", "-o", file, "--db", db.path]).status == 0)
         defer { try? FileManager.default.removeItem(atPath: file) }
-        let copy = TemporaryDatabase()
+        let copy = TemporaryDirectory.database()
         defer { copy.remove() }
         let terminal = try PseudoTerminalRun(["import", file, "--db", copy.path], rows: 24, columns: 120)
         let (status, output) = try terminal.finish()
