@@ -220,6 +220,9 @@ struct RecordMacroExpansionTests {
         )
     }
 
+    /// A member of `Codable` the struct declares itself is kept and not generated; the members it does
+    /// not declare are still generated, as Swift's own Codable synthesis does (here `CodingKeys` and
+    /// `encode(to:)` beside the struct's `init(from:)`).
     @Test func aStructsOwnCodableFormIsKept() {
         assertRecordExpansion(
             """
@@ -242,6 +245,15 @@ struct RecordMacroExpansionTests {
             extension Note: Record, RecordCodable, Identifiable {
                 static var collectionName: String {
                     "Note"
+                }
+
+                enum CodingKeys: String, CodingKey {
+                    case id
+                }
+
+                func encode(to encoder: any Encoder) throws {
+                    var container = encoder.container(keyedBy: CodingKeys.self)
+                    try container.encode(self.id, forKey: .id)
                 }
 
                 func encode(to writer: inout TweetieDB.RecordWriter) {

@@ -30,10 +30,13 @@ enum IDStringTwin {
         let key = Key(stringValue: name), twinKey = Key(stringValue: name + "Str")
         var number: Int64?
         if container.contains(key), try !container.decodeNil(forKey: key) {
-            if let value = try? container.decode(Int64.self, forKey: key) {
-                number = value
-            } else {
-                number = try parse(try container.decode(String.self, forKey: key), key: key, in: container)
+            do {
+                number = try container.decode(Int64.self, forKey: key)
+            } catch {
+                // A string is the other accepted form; any other value keeps the number's error,
+                // which says what is wrong with it (outside the 64-bit range, not whole, …).
+                guard let text = try? container.decode(String.self, forKey: key) else { throw error }
+                number = try parse(text, key: key, in: container)
             }
         }
         guard container.contains(twinKey), try !container.decodeNil(forKey: twinKey) else { return number }
