@@ -37,7 +37,11 @@ demo: deps
 	$(SWIFT) build --product tweetie-db
 	$$($(SWIFT) build --show-bin-path)/tweetie-db demo $(DEMO_ARGS)
 
+# `swift build` first: three CLI test files `@testable import tweetie_db` (the executable's module),
+# and on a cold build `--build-tests` can compile them before that module exists ("no such module
+# 'tweetie_db'", SwiftPM issue 9080). Built once by the first step, it is there for the second.
 test: deps
+	$(SWIFT) build
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 
