@@ -138,12 +138,12 @@ struct StoreCommandsTests {
     }
 
     @Test func everySubcommandHasHelp() throws {
-        for command in [["stats"], ["tweets", "list"], ["tweets", "show"], ["tweets", "delete"], ["users"], ["export"], ["import"], ["backup"], ["verify"], ["bench", "writes"]] {
+        for command in [["stats"], ["tweets", "list"], ["tweets", "show"], ["tweets", "delete"], ["users", "list"], ["users", "show"], ["export"], ["import"], ["backup"], ["verify"], ["bench", "writes"]] {
             let help = try CLI.run(command + ["--help"])
             #expect(help.status == 0, "\(command)")
             #expect(help.output.contains("OVERVIEW:") && help.output.contains("--db"), "\(command)")
         }
-        for group in [["tweets"], ["bench"]] {
+        for group in [["tweets"], ["users"], ["bench"]] {
             let help = try CLI.run(group + ["--help"])
             #expect(help.status == 0 && help.output.contains("SUBCOMMANDS:"), "\(group)")
         }
