@@ -33,9 +33,15 @@ build: deps
 
 # The main job: the live list timeline on the simulated source, stored in the default database
 # ($$TWEETIE_DB, else ~/.local/share/tweetie-db). Pass options with DEMO_ARGS="--ticks 30".
+#
+# tweetie-db does not need the Serve trait's HTTP stack (Package.swift): on a checkout that has not
+# fetched it yet (a fresh clone), the demo builds without it, so SwiftPM fetches 7 packages instead of 30.
+# Once it is there (after `make test` or `make serve`), the demo keeps the default traits, so that
+# switching between the two never recompiles the project's own modules.
+DEMO_TRAITS ?= $(if $(wildcard .build/checkouts/hummingbird),,--disable-default-traits)
 demo: deps
-	$(SWIFT) build --product tweetie-db
-	$$($(SWIFT) build --show-bin-path)/tweetie-db demo $(DEMO_ARGS)
+	$(SWIFT) build $(DEMO_TRAITS) --product tweetie-db
+	$$($(SWIFT) build $(DEMO_TRAITS) --show-bin-path)/tweetie-db demo $(DEMO_ARGS)
 
 # `swift build` first: three CLI test files `@testable import tweetie_db` (the executable's module),
 # and on a cold build `--build-tests` can compile them before that module exists ("no such module

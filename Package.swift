@@ -13,12 +13,21 @@ let package = Package(
         // The HTTP server (issue 17): its own product, so that tweetie-db and `make demo` never build the HTTP stack.
         .executable(name: "tweetie-serve", targets: ["tweetie-serve"]),
     ],
+    // `Serve` (on by default) brings tweetie-serve's HTTP stack: Hummingbird, SwiftNIO, swift-prometheus
+    // and what they need, about twenty packages. With the trait off (`swift build --disable-default-traits`,
+    // or `traits: []` on a package that depends on this one) SwiftPM does not even fetch them: that is
+    // how `make demo` stays small on a fresh clone. The tweetie-serve targets need the trait.
+    traits: [
+        .trait(name: "Serve", description: "The tweetie-serve HTTP server and its benchmark (Hummingbird, SwiftNIO, swift-prometheus)."),
+        .default(enabledTraits: ["Serve"]),
+    ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.0"),
         // Commit-latency percentiles of `tweetie-db bench writes` (one file; it brings swift-numerics).
         .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift", from: "0.2.0"),
-        // tweetie-serve: HTTP/SSE (without the swift-configuration trait) and /metrics in Prometheus text.
+        // tweetie-serve (the Serve trait): HTTP/SSE (without hummingbird's swift-configuration trait) and
+        // /metrics in Prometheus text.
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1", traits: []),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.0"),
@@ -94,12 +103,12 @@ let package = Package(
             dependencies: [
                 "TweetieDB",
                 "TweetieSync",
-                .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "HummingbirdCore", package: "hummingbird"),
-                .product(name: "HTTPTypes", package: "swift-http-types"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-                .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "Hummingbird", package: "hummingbird", condition: .when(traits: ["Serve"])),
+                .product(name: "HummingbirdCore", package: "hummingbird", condition: .when(traits: ["Serve"])),
+                .product(name: "HTTPTypes", package: "swift-http-types", condition: .when(traits: ["Serve"])),
+                .product(name: "NIOCore", package: "swift-nio", condition: .when(traits: ["Serve"])),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle", condition: .when(traits: ["Serve"])),
+                .product(name: "Prometheus", package: "swift-prometheus", condition: .when(traits: ["Serve"])),
                 .product(name: "Logging", package: "swift-log"),
             ],
             resources: [
@@ -118,10 +127,10 @@ let package = Package(
             dependencies: [
                 "TweetieDB",
                 "TweetieSync",
-                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOCore", package: "swift-nio", condition: .when(traits: ["Serve"])),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
-                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio", condition: .when(traits: ["Serve"])),
             ]
         ),
         .testTarget(
