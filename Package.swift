@@ -63,7 +63,9 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
-            ]
+            ],
+            // `feed --schema`: the published schema, embedded (a link to schemas/tweetie-feed.schema.json).
+            resources: [.embedInCode("Resources/tweetie-feed.schema.json")]
         ),
         .executableTarget(
             name: "tweetie-torture",

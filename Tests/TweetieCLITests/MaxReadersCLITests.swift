@@ -43,7 +43,7 @@ struct MaxReadersCLITests {
             #expect(result.stderr.contains("no free reader slot"), "\(arguments): \(result.stderr)")
             #expect(result.stderr.contains("all 4 reader slots are in use"), "\(arguments): \(result.stderr)")
             #expect(result.stderr.contains("--max-readers"), "\(arguments): \(result.stderr)")
-            #expect(!result.stderr.contains("Configuration.maxReaders"), "\(arguments): \(result.stderr)")
+            #expect(!result.stderr.contains("maxReaders"), "\(arguments): \(result.stderr)")
         }
         for _ in 0..<4 { released.signal() }
         ended.wait()

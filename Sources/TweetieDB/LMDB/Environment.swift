@@ -211,7 +211,7 @@ final class Environment: @unchecked Sendable {
     /// What `MDB_READERS_FULL` means and what to do; the number of slots is the lock file's, set
     /// by the first process to open the database (not necessarily this configuration's).
     static func readersFullExplanation(_ handle: LMDB.EnvironmentHandle) -> String {
-        "; all \(LMDB.info(handle).maxReaders) reader slots are in use by live read transactions of running processes (those of dead processes were reclaimed); raise Configuration.maxReaders in the first process to open the database"
+        "; all \(LMDB.info(handle).maxReaders) reader slots are in use by live read transactions of running processes (those of dead processes were reclaimed); raise StoreConfiguration.maxReaders in the first process to open the database"
     }
 
     private static func explainOpenFailure(_ error: StoreError, path: String) -> StoreError {

@@ -2,66 +2,6 @@ import Foundation
 import Synchronization
 import TweetieSync
 
-/// What ``TimelineDemo`` reports while it runs.
-///
-/// ```swift
-/// for await event in demo.events { if case .update(let u) = event { print(u.counts) } }
-/// ```
-enum TimelineDemoEvent: Sendable {
-    /// The view model delivered sections; the changeset was applied to the previous sections.
-    case update(TimelineDemoUpdate)
-    /// The fetcher finished a tick.
-    case fetched(tick: Int, report: IngestReport)
-    /// A fetch failed; the demo goes on.
-    case failed(tick: Int, message: String)
-}
-
-/// One delivered element of the list timeline, as the demo renders it.
-///
-/// ```swift
-/// print(update.inserted, update.appliedExactly)
-/// ```
-struct TimelineDemoUpdate: Sendable {
-    /// The sections after the update.
-    var sections: [TimelineSection]
-    /// The changeset that produced them (empty for an initial element).
-    var changeset: SectionedChangeset
-    /// Whether this is a fresh start (first element or after falling behind).
-    var isInitial: Bool
-    /// The change-log sequence.
-    var sequence: UInt64
-    /// Whether applying `changeset` to the previous sections gave exactly `sections`.
-    var appliedExactly: Bool
-    /// Ids of rows inserted, modified and moved by this update.
-    var insertedIds: Set<Int64>, modifiedIds: Set<Int64>, movedIds: Set<Int64>
-    /// The number of rows deleted by this update (including rows of deleted sections).
-    var deletedCount: Int
-}
-
-/// The figures a demo run ends with.
-///
-/// ```swift
-/// print(summary.tweetsStored, summary.changesets)
-/// ```
-struct TimelineDemoSummary: Sendable, Codable, Hashable {
-    /// Tweets in the store at the end.
-    var tweetsStored = 0
-    /// Tweets of the demo's list at the end.
-    var listTweets = 0
-    /// Write transactions that changed records during the run.
-    var commits = 0
-    /// Changesets delivered to the view model's consumer (initial elements excluded).
-    var changesets = 0
-    /// Changesets that, applied to the previous sections, did not give the new ones (should be 0).
-    var inexactChangesets = 0
-    /// What the fetches stored, added up.
-    var ingested = IngestReport()
-    /// Rows inserted, modified, deleted and moved in the delivered changesets.
-    var rowsInserted = 0, rowsModified = 0, rowsDeleted = 0, rowsMoved = 0
-    /// Fetch ticks run.
-    var ticks = 0
-}
-
 /// The `tweetie-db demo` session: a ``ListTimelineViewModel`` fed by a source, ticking a fetcher
 /// and checking every delivered changeset against the sections it claims to produce.
 ///
@@ -183,15 +123,5 @@ final class TimelineDemo: Sendable {
             previous = update.sections
             continuation.yield(.update(event))
         }
-    }
-}
-
-/// A date shared between the demo's ticking task and the view model's `now` closure.
-final class SharedDate: Sendable {
-    private let storage: Mutex<Date>
-    init(_ date: Date) { storage = Mutex(date) }
-    var value: Date {
-        get { storage.withLock { $0 } }
-        set { storage.withLock { $0 = newValue } }
     }
 }

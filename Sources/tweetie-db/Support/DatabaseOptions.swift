@@ -185,8 +185,8 @@ struct CLIError: Error, CustomStringConvertible {
         case .system(EAGAIN), .system(EWOULDBLOCK), .system(EBUSY):
             description = "\(path) is locked by another process: \(error.message)"
         case .readersFull:
-            // The library's advice names its API (Configuration.maxReaders); the CLI's is the option.
-            let what = error.message.components(separatedBy: "; raise Configuration.maxReaders").first ?? error.message
+            // The library's advice names its API (StoreConfiguration.maxReaders); the CLI's is the option.
+            let what = error.message.components(separatedBy: "; raise StoreConfiguration.maxReaders").first ?? error.message
             description = "\(path) has no free reader slot: \(what). Close some of the processes reading it, or stop them all and rerun with a larger --max-readers (for example --max-readers 4096): the first process to open the database sets the number for everyone"
         default:
             description = "\(error)"

@@ -5,25 +5,6 @@ import TweetieSync
 import Glibc
 #endif
 
-/// What a crash run counted.
-struct CrashSummary: Codable, Sendable {
-    var durability: String
-    var trials = 0
-    var writerKills = 0
-    var readerKills = 0
-    var feedKills = 0
-    var observerKills = 0
-    var ackedTransactionsChecked = 0
-    var inFlightPresent = 0
-    var inFlightAbsent = 0
-    var staleReaderSlotsCleared = 0
-    var freshDatabases = 0
-    var interruptedCreations = 0
-    var finalRecords = 0
-    var finalSequence: UInt64 = 0
-    var failures: [String] = []
-}
-
 /// The crash-safety harness: kills writers, readers and observers at random moments and checks,
 /// after each kill, that every acknowledged transaction is present in full, that the one in-flight
 /// transaction is all-or-nothing, that `verify()` passes and that reader slots are reclaimed.
@@ -174,8 +155,10 @@ final class CrashHarness {
         let store: Store
         do {
             store = try TortureDatabase.open(database, readOnly: true)
-        } catch let error as StoreError where model.lastSequence == 0 && acks.isEmpty && (error.code == .notFound) {
-            // Killed while creating the database, before its first commit: the next writer completes it.
+        } catch let error as StoreError where model.lastSequence == 0 && acks.isEmpty && (error.code == .notFound || error.code == .notADatabase) {
+            // Killed while creating the database, before its first commit: data.mdb absent, empty,
+            // incomplete, or a complete LMDB file without the store's catalog yet ("holds no TweetieDB
+            // database yet"). A read-only open refuses all four; the next writer completes it.
             summary.interruptedCreations += 1
             return
         } catch {

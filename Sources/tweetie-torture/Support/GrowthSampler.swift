@@ -5,55 +5,6 @@ import TweetieDB
 import Glibc
 #endif
 
-/// One point of the file-growth time series of a stress run.
-struct GrowthSample: Codable, Sendable {
-    /// Seconds since the writers started.
-    var seconds: Double
-    /// The size of data.mdb in bytes.
-    var fileSize: Int
-    /// Pages up to the last one in use (`me_last_pgno + 1`).
-    var usedPages: Int
-    /// Pages in LMDB's free list.
-    var freePages: Int
-    /// Free pages that the oldest open read transaction keeps writers from reusing (freed by its
-    /// snapshot's transaction or later); 0 when no read transaction is open.
-    var pinnedPages: Int
-    /// LMDB's last committed transaction id.
-    var lastTransaction: Int
-    /// Commits since the oldest open read transaction's snapshot, at the moment of the sample.
-    var readerLag: Int
-    /// The largest such lag seen by the reader-table polls since the previous sample.
-    var maxReaderLag: Int
-}
-
-/// What the growth sampler measured over a stress run.
-struct GrowthSummary: Codable, Sendable {
-    var pageSize: Int
-    /// One sample per second while the writers run, plus one when they have all finished.
-    var samples: [GrowthSample]
-    /// The samples nearest 10, 25, 50, 75 and 100 % of the run, as (percent, sample).
-    var milestones: [GrowthMilestone]
-    /// How many times the reader table was polled (every ``GrowthSampler/pollInterval``).
-    var polls: Int
-    /// The largest reader lag seen: commits since the oldest open read transaction's snapshot.
-    var maxReaderLag: Int
-    /// Which process held that reader ("observer 0", "feed 1", …).
-    var maxReaderLagHolder: String?
-    /// The longest time one reader slot was seen holding one snapshot, in milliseconds (a lower
-    /// bound: polls see a read transaction only while it is open).
-    var longestReadMilliseconds: Double
-    /// Which process held that read transaction.
-    var longestReadHolder: String?
-    /// The most free pages pinned by a reader at any sample.
-    var maxPinnedPages: Int
-}
-
-/// A sample at a given fraction of the run.
-struct GrowthMilestone: Codable, Sendable {
-    var percent: Int
-    var sample: GrowthSample
-}
-
 /// Samples a stress run's database from the harness process: every ``pollInterval`` the reader
 /// table (which snapshot each reader holds, and for how long), every second data.mdb's size,
 /// LMDB's page counts, its free list and the oldest reader's lag. Runs on its own thread, so a

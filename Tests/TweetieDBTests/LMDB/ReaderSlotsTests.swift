@@ -75,7 +75,7 @@ struct ReaderSlotsTests {
         let error = #expect(throws: StoreError.self) { try env.read { _ in } }
         #expect(error?.code == .readersFull)
         #expect(error?.message.contains("all 4 reader slots are in use") == true, "\(String(describing: error))")
-        #expect(error?.message.contains("Configuration.maxReaders") == true)
+        #expect(error?.message.contains("StoreConfiguration.maxReaders") == true)
         readers.release()
         try env.read { _ in }
     }
