@@ -12,6 +12,10 @@ extension TweetsCommand {
                   tweetie-db tweets list --author icanzilb --since 2018-12-08 --limit 20
                   tweetie-db tweets list --contains rxswift --format json
                   tweetie-db tweets list --format ndjson | jq -r .idStr
+
+                On a terminal it prints the newest \(ListLimitOptions.terminalDefault) and says on stderr how many \
+                more there are; piped, it prints all. Every format is streamed: the tweets are read \
+                a page at a time, each page in its own short read transaction.
                 """)
 
         @OptionGroup var database: ReadDatabaseOptions
@@ -28,14 +32,12 @@ extension TweetsCommand {
         @Option(help: "Only tweets whose text contains this, ignoring case.")
         var contains: String?
 
-        @Option(parsing: .unconditional, help: "The most tweets to print.")
-        var limit: Int?
+        @OptionGroup var limits: ListLimitOptions
 
-        @Option(help: "The output format: table, json or ndjson. Defaults to table on a terminal, ndjson otherwise.")
+        @Option(help: OutputFormat.help(for: .list))
         var format: OutputFormat?
 
         func validate() throws {
-            if let limit, limit < 0 { throw ValidationError("--limit must not be negative.") }
             if let since, parseDate(since) == nil { throw ValidationError("--since '\(since)' is not an ISO 8601 date (like 2018-12-08 or 2018-12-08T08:00:00Z).") }
             if let until, parseDate(until) == nil { throw ValidationError("--until '\(until)' is not an ISO 8601 date (like 2018-12-08 or 2018-12-08T08:00:00Z).") }
             if let author, author.hasPrefix("@") { throw ValidationError("--author takes the username without '@': \(author.dropFirst()).") }
@@ -45,17 +47,34 @@ extension TweetsCommand {
             try reportingErrors {
                 let store = try database.openExisting()
                 defer { store.close() }
-                let query = TweetQueries.timeline(author: author, since: since.flatMap(parseDate), until: until.flatMap(parseDate),
-                                                  containing: contains, limit: limit)
-                let tweets = try store.read { try $0.fetch(query) }
-                try printRecords(tweets, format: format ?? .automatic) { tweets in
-                    var table = TextTable(headers: ["id", "created", "author", "text"])
-                    for t in tweets {
-                        table.rows.append(["\(t.id)", RecordJSON.string(from: t.created), "@\(t.username)", t.text.replacingOccurrences(of: "\n", with: " ")])
-                    }
-                    return table.render()
+                var printer = RecordListPrinter<Tweet>(format: OutputFormat.resolve(format, for: .list), headers: ["id", "created", "author", "text"]) { t in
+                    ["\(t.id)", RecordJSON.string(from: t.created), "@\(t.username)", t.text.replacingOccurrences(of: "\n", with: " ")]
                 }
+                try limits.list(PagedRead(store: store, query: query(after:)), into: &printer, noun: "tweets")
             }
+        }
+
+        /// The tweets of the listing after `last` (from the newest when nil), newest first.
+        ///
+        /// The `created` and `author` indexes are newest first with ties by ascending id, so the
+        /// tweets after `last` are those created at or before it (the index bound) that are
+        /// older or, created at the same instant, have a larger id (the start-after filter).
+        ///
+        /// ```swift
+        /// let next = try store.read { try $0.fetch(list.query(after: lastPrinted).limit(1_000)) }
+        /// ```
+        func query(after last: Tweet?) -> Query<Tweet> {
+            let since = since.flatMap(parseDate)
+            guard let last else {
+                return TweetQueries.timeline(author: author, since: since, until: until.flatMap(parseDate), containing: contains)
+            }
+            let created = last.created, id = last.id
+            var query = author.map {
+                Query<Tweet>().filter(index: "author", equals: [$0.lowercased()], from: since, to: created).sorted(byIndex: "author")
+            } ?? Query<Tweet>().filter(index: "created", from: since, to: created).sorted(byIndex: "created")
+            query = query.filter { $0.created != created || $0.id > id }
+            if let contains, !contains.isEmpty { query = query.filter { $0.text.localizedCaseInsensitiveContains(contains) } }
+            return query
         }
     }
 }

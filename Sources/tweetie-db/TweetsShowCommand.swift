@@ -18,8 +18,8 @@ extension TweetsCommand {
         @Argument(help: "The tweet's id.")
         var id: Int64
 
-        @Option(help: "The output format: table, json, or ndjson (json on one line).")
-        var format: OutputFormat = .table
+        @Option(help: OutputFormat.help(for: .report))
+        var format: OutputFormat?
 
         func run() throws {
             try reportingErrors {
@@ -28,17 +28,17 @@ extension TweetsCommand {
                 guard let tweet = try store.read({ try $0.get(Tweet.self, key: id) }) else {
                     throw CLIError("no tweet with id \(id) in \(store.path)")
                 }
-                if format != .table {
-                    Out.line(String(decoding: try RecordJSON.encoder().encode(tweet), as: UTF8.self))
-                    return
+                try printRecord(tweet, format: OutputFormat.resolve(format, for: .report)) {
+                    fieldTable([
+                        ("id", "\(tweet.id)"),
+                        ("author", "\(tweet.name) (@\(tweet.username), id \(tweet.authorId))"),
+                        ("created", RecordJSON.string(from: tweet.created)),
+                        ("retweets", "\(tweet.retweetCount)"),
+                        ("favorites", "\(tweet.favoriteCount)"),
+                        ("image", tweet.imageURL),
+                        ("text", tweet.text),
+                    ])
                 }
-                Out.line("id          \(tweet.id)")
-                Out.line("author      \(tweet.name) (@\(tweet.username), id \(tweet.authorId))")
-                Out.line("created     \(RecordJSON.string(from: tweet.created))")
-                Out.line("retweets    \(tweet.retweetCount)")
-                Out.line("favorites   \(tweet.favoriteCount)")
-                Out.line("image       \(tweet.imageURL)")
-                Out.line("text        \(tweet.text)")
             }
         }
     }
