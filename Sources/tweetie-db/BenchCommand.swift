@@ -18,8 +18,8 @@ struct BenchCommand: ParsableCommand {
         @Option(help: "How many times each measurement is repeated.")
         var rounds: Int = 5
 
-        @Option(help: "The output format: table or json.")
-        var format: StatsCommand.StatsFormat = .table
+        @Option(help: OutputFormat.help(for: .report))
+        var format: OutputFormat?
 
         func validate() throws {
             guard rounds > 0 else { throw ValidationError("--rounds must be positive.") }
@@ -30,13 +30,14 @@ struct BenchCommand: ParsableCommand {
                 let store = try database.openExisting()
                 defer { store.close() }
                 let result = try ReadBenchmark(rounds: rounds).run(on: store)
-                if format == .json {
-                    Out.line(String(decoding: try RecordJSON.encoder().encode(result), as: UTF8.self))
-                    return
+                try printRecord(result, format: OutputFormat.resolve(format, for: .report)) {
+                    """
+                    first page   \(String(format: "%.3f ms", result.firstPageSeconds * 1000)) (50 rows, median)
+                    full scan    \(result.records) tweets in \(String(format: "%.1f ms", result.scanSeconds * 1000)): \(Int(result.scanRecordsPerSecond)) records/s (best of \(rounds))
+                    page check   \(result.pagesChecked) pages in \(String(format: "%.1f ms", result.pageCheckSeconds * 1000)) (the structural check verify runs first, best of \(rounds))
+
+                    """
                 }
-                Out.line("first page   \(String(format: "%.3f ms", result.firstPageSeconds * 1000)) (50 rows, median)")
-                Out.line("full scan    \(result.records) tweets in \(String(format: "%.1f ms", result.scanSeconds * 1000)): \(Int(result.scanRecordsPerSecond)) records/s (best of \(rounds))")
-                Out.line("page check   \(result.pagesChecked) pages in \(String(format: "%.1f ms", result.pageCheckSeconds * 1000)) (the structural check verify runs first, best of \(rounds))")
             }
         }
     }
@@ -67,8 +68,8 @@ struct BenchCommand: ParsableCommand {
         @Option(help: "Also measure a floor to compare with: raw (plain mdb_put of the same encoded records, no indexes, one transaction).")
         var compare: Comparison?
 
-        @Option(help: "The output format: table or json.")
-        var format: StatsCommand.StatsFormat = .table
+        @Option(help: OutputFormat.help(for: .report))
+        var format: OutputFormat?
 
         enum Comparison: String, ExpressibleByArgument, CaseIterable {
             case raw
@@ -130,11 +131,9 @@ struct BenchCommand: ParsableCommand {
                     bar?.progress.update(step.written, of: records)
                 }
                 bar?.progress.finish()
-                if format == .json {
-                    Out.line(String(decoding: try RecordJSON.encoder().encode(summary), as: UTF8.self))
-                    return
+                try printRecord(summary, format: OutputFormat.resolve(format, for: .report)) {
+                    Self.table(summary, durability: durability.rawValue).map { $0 + "\n" }.joined()
                 }
-                for line in Self.table(summary, durability: durability.rawValue) { Out.line(line) }
             }
         }
 

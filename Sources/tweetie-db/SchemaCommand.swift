@@ -19,7 +19,7 @@ struct SchemaCommand: ParsableCommand {
 
     @OptionGroup var database: ReadDatabaseOptions
 
-    @Option(help: "The output format: table, json, or ndjson (one collection per line).")
+    @Option(help: OutputFormat.help(for: .list))
     var format: OutputFormat?
 
     /// One collection, as `schema` prints it.
@@ -45,7 +45,7 @@ struct SchemaCommand: ParsableCommand {
                                     retweetCount: 0, favoriteCount: 0), primaryKey: "id", stats: stats),
                 Self.describe(User(id: 0, name: "", username: "", about: "", url: "", imageURL: ""), primaryKey: "id", stats: stats),
             ].sorted { $0.name < $1.name }
-            try printRecords(collections, format: format ?? .automatic) { collections in
+            try printRecords(collections, format: OutputFormat.resolve(format, for: .list)) { collections in
                 collections.map { c in
                     var table = TextTable(headers: ["field", "type", ""])
                     for field in c.fields { table.rows.append([field.name, field.type, field.primaryKey ? "primary key" : ""]) }

@@ -14,10 +14,8 @@ struct StatsCommand: ParsableCommand {
 
     @OptionGroup var database: ReadDatabaseOptions
 
-    @Option(help: "The output format: table or json.")
-    var format: StatsFormat = .table
-
-    enum StatsFormat: String, ExpressibleByArgument, CaseIterable { case table, json }
+    @Option(help: OutputFormat.help(for: .report))
+    var format: OutputFormat?
 
     func run() throws {
         try reportingErrors {
@@ -29,31 +27,26 @@ struct StatsCommand: ParsableCommand {
             stats.info.readersInUse = store.info().readersInUse
             let free = try store.freeList()
             let reclaimable = StatsJSON.FreeSpace(pages: free.pageCount, bytes: free.pageCount * stats.info.pageSize)
-            if format == .json {
-                let encoder = RecordJSON.encoder()
-                encoder.outputFormatting.insert(.prettyPrinted)
-                Out.line(String(decoding: try encoder.encode(StatsJSON(statistics: stats, freeList: reclaimable)), as: UTF8.self))
-                return
-            }
-            var table = TextTable(headers: ["collection", "schema", "records", "index entries", "size"])
-            for c in stats.collections {
-                let indexes = c.indexEntries.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
-                table.rows.append([c.name, "v\(c.schemaVersion)", "\(c.records)", indexes.isEmpty ? "-" : indexes, formatBytes(c.bytes)])
-            }
-            Out.write(table.render())
-            let env = stats.info
-            Out.line()
-            Out.line("database       \(stats.path)")
-            Out.line("file size      \(formatBytes(stats.fileSize))")
-            Out.line("map            \(formatBytes(env.usedBytes)) used of \(formatBytes(env.mapSize)) (page size \(env.pageSize))")
-            Out.line("free list      \(reclaimable.pages) pages (\(formatBytes(reclaimable.bytes))) reusable by later writes; a backup leaves them out")
-            Out.line("last txn       \(env.lastTransactionID)")
-            Out.line("readers        \(env.readersInUse) of \(env.maxReaders) slots in use")
-            Out.line("commit wake-up \(store.commitWakeUp) (for observers of this process)")
-            if let first = stats.changeLogFirst, let last = stats.changeLogLast {
-                Out.line("change log     \(first)…\(last) (keeps the last \(stats.changeLogRetention))")
-            } else {
-                Out.line("change log     empty (keeps the last \(stats.changeLogRetention))")
+            try printRecord(StatsJSON(statistics: stats, freeList: reclaimable), format: OutputFormat.resolve(format, for: .report)) {
+                var table = TextTable(headers: ["collection", "schema", "records", "index entries", "size"])
+                for c in stats.collections {
+                    let indexes = c.indexEntries.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
+                    table.rows.append([c.name, "v\(c.schemaVersion)", "\(c.records)", indexes.isEmpty ? "-" : indexes, formatBytes(c.bytes)])
+                }
+                let env = stats.info
+                let changeLog = stats.changeLogFirst.flatMap { first in stats.changeLogLast.map { "\(first)…\($0)" } } ?? "empty"
+                return table.render() + """
+
+                    database       \(stats.path)
+                    file size      \(formatBytes(stats.fileSize))
+                    map            \(formatBytes(env.usedBytes)) used of \(formatBytes(env.mapSize)) (page size \(env.pageSize))
+                    free list      \(reclaimable.pages) pages (\(formatBytes(reclaimable.bytes))) reusable by later writes; a backup leaves them out
+                    last txn       \(env.lastTransactionID)
+                    readers        \(env.readersInUse) of \(env.maxReaders) slots in use
+                    commit wake-up \(store.commitWakeUp) (for observers of this process)
+                    change log     \(changeLog) (keeps the last \(stats.changeLogRetention))
+
+                    """
             }
         }
     }

@@ -24,8 +24,8 @@ struct SyncCommand: AsyncParsableCommand {
                                valueName: "DIR"))
     var recordAPICache: String?
 
-    @Option(help: "The output format: table or json.")
-    var format: StatsCommand.StatsFormat = .table
+    @Option(help: OutputFormat.help(for: .report))
+    var format: OutputFormat?
 
     func validate() throws {
         try source.validate(simulatedFlag: simulated)
@@ -50,16 +50,14 @@ struct SyncCommand: AsyncParsableCommand {
             } else {
                 summary = try await TimelineSync.live(credentials: TimelineSync.credentialsFromEnvironment()!, list: list, recording: recording, into: store)
             }
-            if format == .json {
-                Out.line(String(decoding: try RecordJSON.encoder().encode(summary), as: UTF8.self))
-                return
+            try printRecord(summary, format: OutputFormat.resolve(format, for: .report)) {
+                var table = TextTable(headers: ["source", "received", "new", "updated", "unchanged", "deleted", "dropped"])
+                for step in summary.steps + [SyncSummary.Step(source: "total", report: summary.total)] {
+                    let r = step.report
+                    table.rows.append([step.source, "\(r.received)", "\(r.inserted)", "\(r.modified)", "\(r.unchanged)", "\(r.deleted)", "\(r.dropped)"])
+                }
+                return table.render()
             }
-            var table = TextTable(headers: ["source", "received", "new", "updated", "unchanged", "deleted", "dropped"])
-            for step in summary.steps + [SyncSummary.Step(source: "total", report: summary.total)] {
-                let r = step.report
-                table.rows.append([step.source, "\(r.received)", "\(r.inserted)", "\(r.modified)", "\(r.unchanged)", "\(r.deleted)", "\(r.dropped)"])
-            }
-            Out.write(table.render())
         }
     }
 }

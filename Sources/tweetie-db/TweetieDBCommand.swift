@@ -21,6 +21,8 @@ struct TweetieDBCommand: AsyncParsableCommand {
             $XDG_DATA_HOME/tweetie-db (~/.local/share/tweetie-db). 'tweetie-db help COMMAND' or \
             'tweetie-db COMMAND --help' shows a command's options and examples.
 
+            \(OutputFormat.ruleHelp)
+
             \(ExitStatus.help)
             """,
         version: "0.1.0",

@@ -14,7 +14,7 @@ extension UsersCommand {
 
                 The username is matched ignoring case, with or without @. Usernames are not unique \
                 over time (a screen name can pass to another account): every stored user with it is \
-                printed.
+                printed, each as its own JSON document (or NDJSON line).
                 """)
 
         @OptionGroup var database: ReadDatabaseOptions
@@ -22,8 +22,8 @@ extension UsersCommand {
         @Argument(help: "The username (screen name), with or without @.")
         var username: String
 
-        @Option(help: "The output format: table, json, or ndjson (json on one line).")
-        var format: OutputFormat = .table
+        @Option(help: OutputFormat.help(for: .report))
+        var format: OutputFormat?
 
         func run() throws {
             try reportingErrors {
@@ -32,21 +32,19 @@ extension UsersCommand {
                 let name = username.hasPrefix("@") ? String(username.dropFirst()) : username
                 let users = try store.read { try $0.fetch(Query<User>().filter(index: "username", equals: name.lowercased())) }
                 guard !users.isEmpty else { throw CLIError("no user @\(name) in \(store.path)") }
+                let format = OutputFormat.resolve(format, for: .report)
                 for (position, user) in users.enumerated() {
-                    switch format {
-                    case .json, .ndjson:
-                        let encoder = RecordJSON.encoder()
-                        if format == .json { encoder.outputFormatting.insert(.prettyPrinted) }
-                        Out.line(String(decoding: try encoder.encode(user), as: UTF8.self))
-                    case .table:
-                        if position > 0 { Out.line() }
-                        Out.line("id          \(user.id)")
-                        Out.line("username    @\(user.username)")
-                        Out.line("name        \(user.name)")
-                        Out.line("about       \(user.about)")
-                        Out.line("url         \(user.url)")
-                        Out.line("image       \(user.imageURL)")
-                        Out.line("lists       \(user.lists.joined(separator: ", "))")
+                    if position > 0, format == .table { Out.line() }
+                    try printRecord(user, format: format) {
+                        fieldTable([
+                            ("id", "\(user.id)"),
+                            ("username", "@\(user.username)"),
+                            ("name", user.name),
+                            ("about", user.about),
+                            ("url", user.url),
+                            ("image", user.imageURL),
+                            ("lists", user.lists.joined(separator: ", ")),
+                        ])
                     }
                 }
             }

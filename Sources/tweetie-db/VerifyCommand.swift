@@ -17,9 +17,17 @@ struct VerifyCommand: ParsableCommand {
             first checks the structure of every page (reading the file, not through LMDB) and \
             reports a damaged page as corruption. As a second safety net the check runs in a child \
             process, and a crash of that process is reported as corruption too.
+
+            With --format json (the default when piped) the result is one JSON object on stdout, \
+            {"ok":…,"path":…,"problems":[…],"records":{…},"indexEntries":…,"changeLogEntries":…,"pagesChecked":…}, \
+            for status 0 and 3 alike (a crash or damaged page found before the counts gives \
+            "ok":false with the problem and no counts); statuses 1 and 2 print only an error on stderr.
             """)
 
     @OptionGroup var database: ReadDatabaseOptions
+
+    @Option(help: OutputFormat.help(for: .report))
+    var format: OutputFormat?
 
     @Flag(name: .customLong("in-process"), help: ArgumentHelp("Check in this process, without the child-process safety net.", visibility: .hidden))
     var inProcess = false
@@ -33,6 +41,7 @@ struct VerifyCommand: ParsableCommand {
             try verifyInProcess()
         } catch let error as CLIError where error.isDamage {
             Out.error("Error: \(error)")
+            try printDamage(error.description)
             throw ExitCode(ExitStatus.problemsFound)
         }
     }
@@ -45,10 +54,13 @@ struct VerifyCommand: ParsableCommand {
             let report = try store.verify { progress.update($0, of: $1) }
             progress.finish()
             let records = report.records.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }.joined(separator: ", ")
-            if report.problems.isEmpty {
-                Out.line("ok: \(records); \(report.indexEntries) index entries; \(report.changeLogEntries) change-log entries; \(report.pagesChecked) pages")
-                return
+            try printRecord(VerifyJSON(path: store.path, report: report), format: OutputFormat.resolve(format, for: .report)) {
+                // The problems go to stderr: a table says only that all is well.
+                report.problems.isEmpty
+                    ? "ok: \(records); \(report.indexEntries) index entries; \(report.changeLogEntries) change-log entries; \(report.pagesChecked) pages\n"
+                    : ""
             }
+            if report.problems.isEmpty { return }
             for problem in report.problems { Out.error(problem) }
             Out.error("verify found \(report.problems.count) problem(s) in \(store.path)")
             throw ExitCode(ExitStatus.problemsFound)
@@ -71,7 +83,7 @@ struct VerifyCommand: ParsableCommand {
             let options = environment[variable].map { $0 + ":" } ?? ""
             environment[variable] = options + "handle_segv=0:handle_sigbus=0:handle_abort=0:handle_sigill=0"
         }
-        let arguments = [executable, "verify", "--in-process", "--db", path]
+        let arguments = [executable, "verify", "--in-process", "--format", OutputFormat.resolve(format, for: .report).rawValue, "--db", path]
         let variables = environment.map { "\($0.key)=\($0.value)" }
         var pid = pid_t()
         let code = withCStrings(arguments) { argv in
@@ -106,8 +118,18 @@ struct VerifyCommand: ParsableCommand {
             Out.error("Error: the checking process of \(path) was killed (SIGKILL), perhaps for lack of memory; nothing was concluded: run verify again")
             throw ExitCode(ExitStatus.inconclusive)
         }
-        Out.error("Error: \(path) is corrupt: reading it crashed the checking process (\(name)), which LMDB does on a damaged page; restore the database from a backup (tweetie-db backup)")
+        let message = "\(path) is corrupt: reading it crashed the checking process (\(name)), which LMDB does on a damaged page; restore the database from a backup (tweetie-db backup)"
+        Out.error("Error: \(message)")
+        try printDamage(message)
         throw ExitCode(ExitStatus.problemsFound)
+    }
+
+    /// In a machine format, prints the result of a check that found damage before it could count
+    /// anything: `{"ok":false,"path":…,"problems":[message]}`; on a table, nothing more.
+    private func printDamage(_ message: String) throws {
+        let format = OutputFormat.resolve(format, for: .report)
+        guard format != .table else { return }
+        try printRecord(VerifyJSON(path: database.resolvedPath, problems: [message]), format: format) { "" }
     }
 }
 
@@ -116,4 +138,41 @@ private func withCStrings<T>(_ strings: [String], _ body: ([UnsafeMutablePointer
     let pointers = strings.map { strdup($0) } + [nil]
     defer { for pointer in pointers { free(pointer) } }
     return body(pointers)
+}
+
+/// `verify --format json`: whether the database is consistent, where it is, the problems found
+/// and, when the check ran to its end, what it counted.
+///
+/// ```swift
+/// try printRecord(VerifyJSON(path: store.path, report: report), format: .json) { "" }
+/// ```
+struct VerifyJSON: Encodable {
+    var ok: Bool
+    var path: String
+    var problems: [String]
+    /// The counts, when the check ran to its end.
+    var report: VerificationReport?
+
+    init(path: String, report: VerificationReport) {
+        ok = report.problems.isEmpty
+        self.path = path
+        problems = report.problems
+        self.report = report
+    }
+
+    init(path: String, problems: [String]) {
+        ok = problems.isEmpty
+        self.path = path
+        self.problems = problems
+    }
+
+    private enum CodingKeys: String, CodingKey { case ok, path, problems }
+
+    func encode(to encoder: any Encoder) throws {
+        try report?.encode(to: encoder)   // with its problems
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(ok, forKey: .ok)
+        try container.encode(path, forKey: .path)
+        if report == nil { try container.encode(problems, forKey: .problems) }
+    }
 }

@@ -39,7 +39,7 @@ struct BenchWritesTests {
     }
 
     @Test func tableReportsRoundsPercentilesAndTheRatio() throws {
-        let result = try CLI.run(["bench", "writes", "--records", "200", "--batch", "200", "--rounds", "3", "--durability", "no-sync", "--compare", "raw"])
+        let result = try CLI.run(["bench", "writes", "--records", "200", "--batch", "200", "--rounds", "3", "--durability", "no-sync", "--compare", "raw", "--format", "table"])
         #expect(result.status == 0, "\(result.stderr)")
         let lines = result.output.split(separator: "\n").map(String.init)
         #expect(lines.map { String($0.prefix(12)) } == ["records     ", "rounds      ", "throughput  ", "commit      ", "raw floor   ", "ratio       "], "\(lines)")
@@ -59,7 +59,7 @@ struct BenchWritesTests {
         #expect(commit.count == 6 && commit == commit.sorted(), "\(lines[3])")
         #expect(lines[3].hasSuffix("(3 commits)"))
         #expect(lines[5].contains("× raw mdb_put"))
-        let plain = try CLI.run(["bench", "writes", "--records", "100", "--batch", "100", "--rounds", "1", "--durability", "no-sync"])
+        let plain = try CLI.run(["bench", "writes", "--records", "100", "--batch", "100", "--rounds", "1", "--durability", "no-sync", "--format", "table"])
         #expect(plain.status == 0 && !plain.output.contains("raw floor") && !plain.output.contains("ratio"))
     }
 

@@ -10,7 +10,7 @@ struct CommitWakeUpCLITests {
         let db = TemporaryDirectory.database()
         defer { db.remove() }
         #expect(try CLI.run(["sync", "--simulated", "--seed", "2", "--ticks", "1", "--db", db.path]).status == 0)
-        let stats = try CLI.run(["stats", "--db", db.path])
+        let stats = try CLI.run(["stats", "--format", "table", "--db", db.path])
         #expect(stats.status == 0, "\(stats.stderr)")
         let line = stats.output.split(separator: "\n").first { $0.hasPrefix("commit wake-up ") }
         #expect(line?.contains("a poll every 100 ms") == true, "\(stats.output)")

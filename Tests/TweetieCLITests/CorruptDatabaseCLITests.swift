@@ -11,7 +11,7 @@ struct CorruptDatabaseCLITests {
     @Test func randomBytesOverAPageAreReportedNeverCrash() throws {
         let db = try StoreCommandsTests.seeded(1_500)
         defer { db.remove() }
-        let clean = try CLI.run(["verify", "--db", db.path])
+        let clean = try CLI.run(["verify", "--format", "table", "--db", db.path])
         #expect(clean.status == 0 && clean.output.hasPrefix("ok: 1500 tweets"), "\(clean.stderr)")
         let original = try Data(contentsOf: URL(fileURLWithPath: db.path + "/data.mdb"))
         let pages = original.count / 4_096
@@ -22,7 +22,7 @@ struct CorruptDatabaseCLITests {
             let page = 2 + Int(random.next() % UInt64(pages - 2))
             for offset in (page * 4_096)..<((page + 1) * 4_096) { data[offset] = UInt8(truncatingIfNeeded: random.next()) }
             try data.write(to: URL(fileURLWithPath: db.path + "/data.mdb"))
-            let result = try CLI.run(["verify", "--db", db.path], timeout: 60)
+            let result = try CLI.run(["verify", "--format", "table", "--db", db.path], timeout: 60)
             let message = result.stderr.trimmingCharacters(in: .whitespacesAndNewlines)
             #expect(result.status == 0 || result.status == 3, "page \(page): status \(result.status), \(message)")
             if result.status == 3 {

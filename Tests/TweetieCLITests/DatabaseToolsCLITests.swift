@@ -11,7 +11,7 @@ struct DatabaseToolsCLITests {
     @Test func usersShowFindsAUserByName() throws {
         let db = try TableWidthTests.database()
         defer { db.remove() }
-        let table = try CLI.run(["users", "show", "JONAS", "--db", db.path])
+        let table = try CLI.run(["users", "show", "JONAS", "--format", "table", "--db", db.path])
         #expect(table.status == 0 && table.output.contains("username    @jonas") && table.output.contains("name        Jonas 👨‍💻 Becker"), "\(table.output) \(table.stderr)")
         let json = try CLI.run(["users", "show", "@watanabe", "--format", "ndjson", "--db", db.path])
         let object = try #require(try JSONSerialization.jsonObject(with: json.stdout) as? [String: Any])
@@ -63,7 +63,7 @@ struct DatabaseToolsCLITests {
         let object = try #require(try JSONSerialization.jsonObject(with: json.stdout) as? [String: Any])
         let free = try #require(object["freeList"] as? [String: Int], "\(json.output)")
         #expect(free["pages"]! > 0 && free["bytes"] == free["pages"]! * stats.info.pageSize, "\(free)")
-        let table = try CLI.run(["stats", "--db", db.path]).output
+        let table = try CLI.run(["stats", "--format", "table", "--db", db.path]).output
         #expect(table.contains("free list      \(free["pages"]!) pages") && table.contains("readers        0 of"), "\(table)")
     }
 
@@ -117,7 +117,7 @@ struct BenchIntoNonEmptyDatabaseTests {
         // One commit: no commits/s.
         let fresh = TemporaryDirectory.database()
         defer { fresh.remove() }
-        let single = try CLI.run(["bench", "writes", "--db", fresh.path, "--records", "40", "--batch", "40", "--durability", "no-sync"])
+        let single = try CLI.run(["bench", "writes", "--db", fresh.path, "--records", "40", "--batch", "40", "--durability", "no-sync", "--format", "table"])
         #expect(single.status == 0 && single.output.contains("throughput") && !single.output.contains("commits/s"), "\(single.output)")
     }
 }

@@ -44,7 +44,7 @@ struct HostileStorageCLITests {
         }
         let sync = try CLI.run(["sync", "--simulated", "--ticks", "1", "--db", db.path])
         #expect(sync.status == 0, "the next write did not complete the creation: \(sync.stderr)")
-        let verify = try CLI.run(["verify", "--db", db.path])
+        let verify = try CLI.run(["verify", "--format", "table", "--db", db.path])
         #expect(verify.status == 0 && verify.output.hasPrefix("ok:"), "\(verify.stderr)")
     }
 
@@ -64,7 +64,7 @@ struct HostileStorageCLITests {
             #expect(!stats.stderr.contains("not a valid LMDB file"), "free \(free): \(stats.stderr)")
             let second = try Shell.cli(["sync", "--simulated", "--ticks", "1", "--db", database])
             #expect(second.status == 0, "free \(free): once space was freed, sync still fails: \(second.stderr)")
-            let verify = try Shell.cli(["verify", "--db", database])
+            let verify = try Shell.cli(["verify", "--format", "table", "--db", database])
             #expect(verify.status == 0, "free \(free): \(verify.stderr)")
             try? FileManager.default.removeItem(atPath: database)
         }
@@ -91,7 +91,7 @@ struct HostileStorageCLITests {
         let fresh = try Shell.cli(["sync", "--simulated", "--ticks", "1", "--db", disk.path + "/new"])
         #expect(!fresh.crashed && fresh.status != 0 && fresh.stderr.contains("no space left on device"), "\(fresh.stderr)")
         disk.emptyFiller()
-        let verify = try Shell.cli(["verify", "--db", database])
+        let verify = try Shell.cli(["verify", "--format", "table", "--db", database])
         #expect(verify.status == 0 && verify.output.hasPrefix("ok:"), "\(verify.stderr)")
     }
 
@@ -128,7 +128,7 @@ struct HostileStorageCLITests {
         let result = try CLI.run(["stats", "--db", db.path])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stderr.contains("read-only") && result.stderr.contains("immutable"), "\(result.stderr)")
-        let verify = try CLI.run(["verify", "--db", db.path])
+        let verify = try CLI.run(["verify", "--format", "table", "--db", db.path])
         #expect(verify.status == 0 && verify.output.hasPrefix("ok: 20 tweets"), "\(verify.stderr)")
     }
 
@@ -200,11 +200,11 @@ struct HostileStorageCLITests {
         let db = try StoreCommandsTests.seeded(30)
         defer { db.remove() }
         for limit in [17, 24, 64, 250] {
-            let result = try Shell.cli(["verify", "--db", db.path], limits: "ulimit -n \(limit)", timeout: 60)
+            let result = try Shell.cli(["verify", "--format", "table", "--db", db.path], limits: "ulimit -n \(limit)", timeout: 60)
             #expect(result.status == 0 && result.output.hasPrefix("ok: 30 tweets"), "ulimit -n \(limit): \(result.status) \(result.stderr)")
         }
         for limit in [4, 6, 8, 10] {
-            let result = try Shell.cli(["verify", "--db", db.path], limits: "ulimit -n \(limit)", timeout: 60)
+            let result = try Shell.cli(["verify", "--format", "table", "--db", db.path], limits: "ulimit -n \(limit)", timeout: 60)
             #expect(!result.crashed, "ulimit -n \(limit): verify died by a signal: \(result.stderr)")
             if result.status != 0 {
                 #expect(result.stderr.contains("ulimit -n"), "ulimit -n \(limit): \(result.stderr)")

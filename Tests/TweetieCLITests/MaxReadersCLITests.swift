@@ -47,7 +47,7 @@ struct MaxReadersCLITests {
         }
         for _ in 0..<4 { released.signal() }
         ended.wait()
-        let stats = try CLI.run(["stats", "--db", db.path])
+        let stats = try CLI.run(["stats", "--format", "table", "--db", db.path])
         #expect(stats.status == 0, "\(stats.stderr)")
         #expect(stats.output.contains("of 4 slots"), "\(stats.output)")
     }
@@ -82,7 +82,7 @@ struct MaxReadersCLITests {
             export.waitUntilExit()
         }
         // The dead exports' slots still look taken until a process checks them.
-        let after = try CLI.run(["stats", "--db", db.path])
+        let after = try CLI.run(["stats", "--format", "table", "--db", db.path])
         #expect(after.status == 0, "\(after.stderr)")
         #expect(after.output.contains("of 4 slots"), "\(after.output)")
     }

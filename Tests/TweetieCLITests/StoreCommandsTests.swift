@@ -26,7 +26,7 @@ struct StoreCommandsTests {
         #expect(decoded.collections.first { $0.name == "tweets" }?.records == 120)
         #expect(decoded.collections.first { $0.name == "tweets" }?.indexEntries == ["created": 120, "author": 120])
         #expect(decoded.changeLogLast == 3)
-        let table = try CLI.run(["stats", "--db", db.path])
+        let table = try CLI.run(["stats", "--format", "table", "--db", db.path])
         #expect(table.output.contains("tweets") && table.output.contains("change log"))
 
         let newest = try CLI.run(["tweets", "--db", db.path, "--limit", "3", "--format", "ndjson"])
@@ -40,7 +40,7 @@ struct StoreCommandsTests {
         let bad = try CLI.run(["tweets", "--db", db.path, "--since", "yesterday"])
         #expect(bad.status != 0 && bad.stderr.contains("is not an ISO 8601 date"))
 
-        let show = try CLI.run(["tweets", "show", "5", "--db", db.path])
+        let show = try CLI.run(["tweets", "show", "5", "--format", "table", "--db", db.path])
         #expect(show.status == 0 && show.output.contains("@author4"))
         let missing = try CLI.run(["tweets", "show", "999", "--db", db.path])
         #expect(missing.status != 0 && missing.stderr.contains("no tweet with id 999"))
@@ -51,7 +51,7 @@ struct StoreCommandsTests {
         #expect(deleted.status == 0)
         let after = try CLI.run(["stats", "--db", db.path, "--format", "json"])
         #expect(try RecordJSON.decoder().decode(StoreStatistics.self, from: after.stdout).collections.first { $0.name == "tweets" }?.records == 118)
-        let verify = try CLI.run(["verify", "--db", db.path])
+        let verify = try CLI.run(["verify", "--format", "table", "--db", db.path])
         #expect(verify.status == 0 && verify.output.hasPrefix("ok:"))
         let users = try CLI.run(["users", "--db", db.path, "--format", "json"])
         #expect(users.status == 0 && users.output.trimmingCharacters(in: .whitespacesAndNewlines) == "[\n\n]" || users.output.contains("[]") || users.output.contains("[\n\n]"))

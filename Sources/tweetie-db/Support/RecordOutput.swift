@@ -1,16 +1,108 @@
 import Foundation
 import TweetieSync
 
-/// Prints records as a table, a JSON array, or NDJSON.
-func printRecords<R: Encodable>(_ records: [R], format: OutputFormat, table: ([R]) -> String) throws {
-    let encoder = RecordJSON.encoder()
+/// Prints one record or report in `format` (see ``OutputFormat`` for the rule): what `table`
+/// returns, pretty-printed JSON, or one compact JSON line.
+///
+/// ```swift
+/// try printRecord(tweet, format: OutputFormat.resolve(format, for: .report)) {
+///     fieldTable([("id", "\(tweet.id)"), ("text", tweet.text)])
+/// }
+/// ```
+func printRecord<R: Encodable>(_ record: R, format: OutputFormat, table: () -> String) throws {
     switch format {
     case .table:
-        Out.write(table(records))
+        Out.write(table())
     case .json:
+        let encoder = RecordJSON.encoder()
         encoder.outputFormatting.insert(.prettyPrinted)
-        Out.line(String(decoding: try encoder.encode(records), as: UTF8.self))
+        Out.line(String(decoding: try encoder.encode(record), as: UTF8.self))
     case .ndjson:
-        for record in records { Out.line(String(decoding: try encoder.encode(record), as: UTF8.self)) }
+        Out.line(String(decoding: try RecordJSON.encoder().encode(record), as: UTF8.self))
+    }
+}
+
+/// Prints records as what `table` returns, a JSON array (one record per line) or NDJSON.
+///
+/// ```swift
+/// try printRecords(users, format: .ndjson) { users in users.map { "@\($0.username)\n" }.joined() }
+/// ```
+func printRecords<R: Encodable>(_ records: [R], format: OutputFormat, table: ([R]) -> String) throws {
+    if format == .table { return Out.write(table(records)) }
+    var printer = RecordListPrinter<R>(format: format, headers: [], row: { _ in [] })
+    try printer.print(records)
+    printer.finish()
+}
+
+/// A table of `(name, value)` lines, as `tweets show` and `users show` print one record: the
+/// names padded to at least 10 columns, then two spaces and the value, never cut.
+///
+/// ```swift
+/// Out.write(fieldTable([("id", "7"), ("name", "Jonas")]))   // "id          7\nname        Jonas\n"
+/// ```
+func fieldTable(_ fields: [(String, String)]) -> String {
+    let width = max(10, fields.map { DisplayWidth.of($0.0) }.max() ?? 0)
+    return fields.map { DisplayWidth.pad($0.0, to: width) + "  " + $0.1 + "\n" }.joined()
+}
+
+/// Prints a list of records as it is read, a page at a time, without holding the whole list.
+///
+/// Rules: `table` writes the headers before the first page and takes the column widths from the
+/// first page (``TextTable/Layout``); `json` streams one array, a record per line, closed by
+/// ``finish()`` (`[]` when empty); `ndjson` writes a compact line per record. Each page is one
+/// write.
+///
+/// ```swift
+/// var printer = RecordListPrinter<User>(format: .json, headers: ["id", "username"]) { ["\($0.id)", "@\($0.username)"] }
+/// try printer.print(firstPage)
+/// try printer.print(secondPage)
+/// printer.finish()
+/// ```
+struct RecordListPrinter<R: Encodable> {
+    let format: OutputFormat
+    let headers: [String]
+    let row: (R) -> [String]
+    private let encoder = RecordJSON.encoder()
+    private var layout: TextTable.Layout?
+    /// Records printed so far.
+    private(set) var count = 0
+
+    init(format: OutputFormat, headers: [String], row: @escaping (R) -> [String]) {
+        self.format = format
+        self.headers = headers
+        self.row = row
+    }
+
+    /// Prints the next records.
+    mutating func print(_ page: [R]) throws {
+        var text = ""
+        switch format {
+        case .table:
+            if layout == nil {
+                let table = TextTable(headers: headers, rows: page.map(row))
+                let layout = table.layout()
+                self.layout = layout
+                text = ([table.headers] + table.rows).map(layout.line).joined()
+            } else if let layout {
+                text = page.map { layout.line(row($0)) }.joined()
+            }
+        case .json:
+            for (i, record) in page.enumerated() {
+                text += (count + i == 0 ? "[\n" : ",\n") + String(decoding: try encoder.encode(record), as: UTF8.self)
+            }
+        case .ndjson:
+            for record in page { text += String(decoding: try encoder.encode(record), as: UTF8.self) + "\n" }
+        }
+        count += page.count
+        Out.write(text)
+    }
+
+    /// Ends the list: closes the JSON array; a table with no rows still gets its headers.
+    mutating func finish() {
+        switch format {
+        case .json: Out.write(count == 0 ? "[]\n" : "\n]\n")
+        case .table where layout == nil: try? print([])
+        default: break
+        }
     }
 }

@@ -1,0 +1,40 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A one-line progress bar on stderr, shown only when stderr is a terminal.
+///
+/// Rules: it shows what is done, of what total when known (with a bar), and the rate since the
+/// bar was created; it redraws at most ten times a second, and ``finish()`` erases it.
+final class ProgressBar {
+    private let label: String
+    private let unit: String
+    private let enabled = Terminal.isTerminal(STDERR_FILENO)
+    private let start = Date()
+    private var lastDraw = Date.distantPast
+
+    init(_ label: String, unit: String = "records") {
+        self.label = label
+        self.unit = unit
+    }
+
+    func update(_ done: Int, of total: Int?) {
+        guard enabled, Date().timeIntervalSince(lastDraw) > 0.1 || done == total else { return }
+        lastDraw = Date()
+        let rate = Double(done) / max(Date().timeIntervalSince(start), 0.001)
+        let rateText = rate >= 10_000 ? String(format: "%.0fk", rate / 1000) : String(format: "%.0f", rate)
+        var line = "\r\u{1B}[2K\(label) \(done) \(unit), \(rateText)/s"
+        if let total, total > 0 {
+            let width = 30
+            let filled = min(width, done * width / total)
+            line = "\r\u{1B}[2K\(label) [\(String(repeating: "#", count: filled))\(String(repeating: ".", count: width - filled))] \(done)/\(total) \(unit), \(rateText)/s"
+        }
+        FileHandle.standardError.write(Data(line.utf8))
+    }
+
+    func finish() {
+        guard enabled else { return }
+        FileHandle.standardError.write(Data("\r\u{1B}[2K".utf8))
+    }
+}

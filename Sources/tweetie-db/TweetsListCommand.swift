@@ -1,0 +1,80 @@
+import ArgumentParser
+import Foundation
+import TweetieSync
+
+extension TweetsCommand {
+    struct List: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "list",
+            abstract: "List stored tweets, newest first.",
+            discussion: """
+                Examples:
+                  tweetie-db tweets list --author icanzilb --since 2018-12-08 --limit 20
+                  tweetie-db tweets list --contains rxswift --format json
+                  tweetie-db tweets list --format ndjson | jq -r .idStr
+
+                On a terminal it prints the newest \(ListLimitOptions.terminalDefault) and says on stderr how many \
+                more there are; piped, it prints all. Every format is streamed: the tweets are read \
+                a page at a time, each page in its own short read transaction.
+                """)
+
+        @OptionGroup var database: ReadDatabaseOptions
+
+        @Option(help: "Only tweets by this username (screen name, without @).")
+        var author: String?
+
+        @Option(help: "Only tweets created at or after this ISO 8601 date, like 2018-12-08 or 2018-12-08T08:00:00Z.")
+        var since: String?
+
+        @Option(help: "Only tweets created before this ISO 8601 date.")
+        var until: String?
+
+        @Option(help: "Only tweets whose text contains this, ignoring case.")
+        var contains: String?
+
+        @OptionGroup var limits: ListLimitOptions
+
+        @Option(help: OutputFormat.help(for: .list))
+        var format: OutputFormat?
+
+        func validate() throws {
+            if let since, parseDate(since) == nil { throw ValidationError("--since '\(since)' is not an ISO 8601 date (like 2018-12-08 or 2018-12-08T08:00:00Z).") }
+            if let until, parseDate(until) == nil { throw ValidationError("--until '\(until)' is not an ISO 8601 date (like 2018-12-08 or 2018-12-08T08:00:00Z).") }
+            if let author, author.hasPrefix("@") { throw ValidationError("--author takes the username without '@': \(author.dropFirst()).") }
+        }
+
+        func run() throws {
+            try reportingErrors {
+                let store = try database.openExisting()
+                defer { store.close() }
+                var printer = RecordListPrinter<Tweet>(format: OutputFormat.resolve(format, for: .list), headers: ["id", "created", "author", "text"]) { t in
+                    ["\(t.id)", RecordJSON.string(from: t.created), "@\(t.username)", t.text.replacingOccurrences(of: "\n", with: " ")]
+                }
+                try limits.list(PagedRead(store: store, query: query(after:)), into: &printer, noun: "tweets")
+            }
+        }
+
+        /// The tweets of the listing after `last` (from the newest when nil), newest first.
+        ///
+        /// The `created` and `author` indexes are newest first with ties by ascending id, so the
+        /// tweets after `last` are those created at or before it (the index bound) that are
+        /// older or, created at the same instant, have a larger id (the start-after filter).
+        ///
+        /// ```swift
+        /// let next = try store.read { try $0.fetch(list.query(after: lastPrinted).limit(1_000)) }
+        /// ```
+        func query(after last: Tweet?) -> Query<Tweet> {
+            let since = since.flatMap(parseDate)
+            guard let last else {
+                return TweetQueries.timeline(author: author, since: since, until: until.flatMap(parseDate), containing: contains)
+            }
+            let created = last.created, id = last.id
+            var query = author.map {
+                Query<Tweet>().filter(index: "author", equals: [$0.lowercased()], from: since, to: created).sorted(byIndex: "author")
+            } ?? Query<Tweet>().filter(index: "created", from: since, to: created).sorted(byIndex: "created")
+            query = query.filter { $0.created != created || $0.id > id }
+            if let contains, !contains.isEmpty { query = query.filter { $0.text.localizedCaseInsensitiveContains(contains) } }
+            return query
+        }
+    }
+}
