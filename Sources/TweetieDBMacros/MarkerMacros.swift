@@ -1,6 +1,9 @@
 import SwiftSyntax
 import SwiftSyntaxMacros
 
+// IndexedMacro and InternedMacro: two marker macros of a few lines each, which expand to nothing and
+// are read by RecordMacro; they belong together.
+
 /// `@Indexed` / `@Indexed(order: .descending)`: a marker read by ``RecordMacro``, which turns it
 /// into `Index("name", …) { $0.name }`; it expands to nothing itself.
 public struct IndexedMacro: PeerMacro {

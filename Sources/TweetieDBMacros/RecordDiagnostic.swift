@@ -1,6 +1,8 @@
 import SwiftDiagnostics
 import SwiftSyntax
 
+// RecordDiagnostic, with RecordFixIt: the fix-it messages of its diagnostics, used nowhere else.
+
 /// The errors `@Record` reports, each with the rule it enforces and what to do.
 enum RecordDiagnostic: DiagnosticMessage {
     case notAStruct(kind: String)

@@ -2,6 +2,10 @@ import SwiftDiagnostics
 import SwiftSyntax
 import SwiftSyntaxMacros
 
+// RecordProperty (one stored property, as the macro reads it), with RecordMembers (the struct's
+// members the expansion needs) and RecordTypeCheck (the syntactic checks of a property's type):
+// the three halves of reading a declaration, each used only with the others.
+
 /// One stored property of a `@Record` struct, as the generated code reads and writes it.
 struct RecordProperty {
     /// The name as written (with backticks, if any).

@@ -2,6 +2,8 @@ import ArgumentParser
 import Foundation
 import TweetieSync
 
+// StatsCommand, with StatsJSON: the shape of its `--format json` report, which nothing else uses.
+
 struct StatsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "stats",

@@ -2,6 +2,8 @@ import ArgumentParser
 import Foundation
 import TweetieSync
 
+// VerifyCommand, with VerifyJSON: the shape of its `--format json` report, which nothing else uses.
+
 struct VerifyCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "verify",
