@@ -84,7 +84,7 @@ extension Store {
     public func freeList() throws -> FreeList { try environment.freeList() }
 
     /// Checks the structure of every page of `data.mdb`, reading the file rather than through
-    /// LMDB (the page check ``verify()`` runs first).
+    /// LMDB (the page check ``verify(progress:)`` runs first).
     ///
     /// ```swift
     /// let pages = try store.checkPageStructure().pagesChecked

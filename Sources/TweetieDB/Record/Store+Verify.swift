@@ -1,4 +1,4 @@
-/// The result of ``Store/verify()``: what was checked and every inconsistency found.
+/// The result of ``Store/verify(progress:)``: what was checked and every inconsistency found.
 ///
 /// ```swift
 /// let report = try store.verify()
@@ -79,7 +79,7 @@ extension Store {
         throw environment.snapshotOverwrittenError(operation: "verify")
     }
 
-    /// The record-level part of ``verify()``, through LMDB, on a snapshot whose pages are sound.
+    /// The record-level part of ``verify(progress:)``, through LMDB, on a snapshot whose pages are sound.
     private func verifyRecords(_ reader: StoreReader, into report: inout VerificationReport,
                                progress: ((_ checked: Int, _ total: Int) -> Void)?) throws {
         let tx = reader.transaction

@@ -55,7 +55,7 @@ public final class Store: @unchecked Sendable {
     /// Refuses, without changing anything, a database written by a newer format version, a
     /// directory holding an LMDB database that is not a TweetieDB one, and a damaged `data.mdb`
     /// whose pages opening would read through LMDB (meta page, main database, `_meta`, free list:
-    /// ``StoreError/Code-swift.enum/corrupted``; ``verify()`` checks every other page). Runs migrations for
+    /// ``StoreError/Code-swift.enum/corrupted``; ``verify(progress:)`` checks every other page). Runs migrations for
     /// collections whose schema version went up and rebuilds indexes whose definition changed.
     ///
     /// ```swift

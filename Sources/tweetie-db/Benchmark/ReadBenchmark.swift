@@ -2,7 +2,7 @@ import Foundation
 import TweetieSync
 
 /// A read benchmark on the stored tweets: the first page of the timeline, a full decoded scan
-/// in timeline order, and the structural page check that ``Store/verify()`` runs first.
+/// in timeline order, and the structural page check that ``Store/verify(progress:)`` runs first.
 ///
 /// ```swift
 /// let result = try ReadBenchmark(rounds: 20).run(on: store)
