@@ -56,14 +56,18 @@ extension Suites {
         public var upsert: [RecordVariant: [UInt64]]
         /// The sorted decoded scan of those records, per variant (no `.raw`).
         public var scan: [RecordVariant: [UInt64]]
+        /// The CPU time of each upsert on all threads (TweetieDB encodes on a second thread).
+        public var upsertCPU: [RecordVariant: [UInt64]]
+        /// The CPU time of each timed scan.
+        public var scanCPU: [RecordVariant: [UInt64]]
     }
 
     /// Measures suite 7: `rounds` rounds, each of which, for every variant in turn (the order
     /// rotated by one each round, so that no variant always runs first or after the same one),
     /// upserts the same `n` records into a fresh store in one transaction (durability `.full`;
-    /// GRDB WAL synchronous=FULL) and then, after one untimed scan, times one sorted (`created`
-    /// newest first) decoded scan of all of them, checking its count and order. A scan's result
-    /// is released after the clock stops.
+    /// GRDB WAL synchronous=FULL) and then, after one untimed scan, times three sorted (`created`
+    /// newest first) decoded scans of all of them, checking each one's count and order, and keeps
+    /// the median (``timedScan(of:count:_:)``).
     ///
     /// ```swift
     /// let result = try Suites.recordTypes(n: 100_000, rounds: 5)
@@ -74,24 +78,44 @@ extension Suites {
         let codable = tweets.map(CodableTweet.init), grdb = tweets.map(GRDBCodableTweet.init)
         let (keys, values) = try encodedPairs(tweets)
         var upsert: [RecordVariant: [UInt64]] = [:], scan: [RecordVariant: [UInt64]] = [:]
+        var upsertCPU: [RecordVariant: [UInt64]] = [:], scanCPU: [RecordVariant: [UInt64]] = [:]
         let variants = RecordVariant.allCases
         for round in 0..<rounds {
             for step in 0..<variants.count {
                 let variant = variants[(step + round) % variants.count]
-                let times: (upsert: UInt64, scan: UInt64?)
+                let times: RoundTimes
                 switch variant {
                 case .macro: times = try storeRound(macro)
                 case .tweet: times = try storeRound(tweets)
                 case .uninterned: times = try storeRound(uninterned)
                 case .codable: times = try storeRound(codable)
                 case .grdb: times = try grdbRound(grdb)
-                case .raw: times = (try rawBulk(keys: keys, values: values).ns, nil)
+                case .raw:
+                    let run = try rawBulk(keys: keys, values: values)
+                    times = RoundTimes(upsert: run.ns, upsertCPU: run.cpu)
                 }
                 upsert[variant, default: []].append(times.upsert)
-                if let ns = times.scan { scan[variant, default: []].append(ns) }
+                upsertCPU[variant, default: []].append(times.upsertCPU)
+                if let ns = times.scan, let cpu = times.scanCPU {
+                    scan[variant, default: []].append(ns)
+                    scanCPU[variant, default: []].append(cpu)
+                }
             }
         }
-        return RecordTypesResult(n: n, upsert: upsert, scan: scan)
+        return RecordTypesResult(n: n, upsert: upsert, scan: scan, upsertCPU: upsertCPU, scanCPU: scanCPU)
+    }
+
+    /// One round of one variant: elapsed and CPU nanoseconds of its upsert and (but for raw) its scan.
+    ///
+    /// ```swift
+    /// let times = try Suites.storeRound(tweets)
+    /// print(times.upsert, times.scan ?? 0)
+    /// ```
+    struct RoundTimes {
+        var upsert: UInt64
+        var upsertCPU: UInt64
+        var scan: UInt64?
+        var scanCPU: UInt64?
     }
 
     /// One round of one TweetieDB record type: the timed upsert into a fresh store, then the timed
@@ -100,14 +124,14 @@ extension Suites {
     /// ```swift
     /// let (upsertNs, scanNs) = try Suites.storeRound(tweets)
     /// ```
-    static func storeRound<R: Record & BenchRecord>(_ records: [R]) throws -> (upsert: UInt64, scan: UInt64?) {
+    static func storeRound<R: Record & BenchRecord>(_ records: [R]) throws -> RoundTimes {
         let path = TemporaryPath.make("records")
         let store = try Store.open(at: path, configuration: TweetieFixture.configuration(durability: .full), collections: [R.self])
         defer { store.close(); try? FileManager.default.removeItem(atPath: path) }
-        let (_, upsertNs) = try Nanoseconds.time { try store.write { tx in try tx.add(contentsOf: records, update: .all) } }
+        let (_, upsertNs, _, upsertCPU) = try PageFaults.timing { try store.write { tx in try tx.add(contentsOf: records, update: .all) } }
         let query = Query<R>().sorted(byIndex: "created")
-        let scanNs = try timedScan(of: "\(R.self)", count: records.count) { try store.read { try $0.fetch(query) } }
-        return (upsertNs, scanNs)
+        let (scanNs, scanCPU) = try timedScan(of: "\(R.self)", count: records.count) { try store.read { try $0.fetch(query) } }
+        return RoundTimes(upsert: upsertNs, upsertCPU: upsertCPU, scan: scanNs, scanCPU: scanCPU)
     }
 
     /// The same round for the GRDB `Codable` record, in a fresh GRDB peer.
@@ -115,31 +139,36 @@ extension Suites {
     /// ```swift
     /// let (upsertNs, scanNs) = try Suites.grdbRound(tweets.map(GRDBCodableTweet.init))
     /// ```
-    static func grdbRound(_ records: [GRDBCodableTweet]) throws -> (upsert: UInt64, scan: UInt64?) {
+    static func grdbRound(_ records: [GRDBCodableTweet]) throws -> RoundTimes {
         let peer = try GRDBPeer(synchronous: .full)
         defer { peer.close() }
-        let (_, upsertNs) = try Nanoseconds.time { try peer.upsertRecords(records) }
-        let scanNs = try timedScan(of: "GRDBCodableTweet", count: records.count) { try peer.recordTimeline() }
-        return (upsertNs, scanNs)
+        let (_, upsertNs, _, upsertCPU) = try PageFaults.timing { try peer.upsertRecords(records) }
+        let (scanNs, scanCPU) = try timedScan(of: "GRDBCodableTweet", count: records.count) { try peer.recordTimeline() }
+        return RoundTimes(upsert: upsertNs, upsertCPU: upsertCPU, scan: scanNs, scanCPU: scanCPU)
     }
 
-    /// Runs `scan` once untimed and once timed, checks that each returned `count` records with
-    /// ids `count` down to 1 (newest first: `created` grows with the id), and returns the timed
-    /// run's duration; its result is released after the clock stops.
+    /// Runs `scan` once untimed and three times timed, checks that each returned `count` records
+    /// with ids `count` down to 1 (newest first: `created` grows with the id), and returns the
+    /// elapsed and CPU nanoseconds of the median timed run; each result is released after the
+    /// clock stops.
     ///
     /// ```swift
-    /// let ns = try Suites.timedScan(of: "Tweet", count: n) { try store.read { try $0.fetch(Suites.timeline) } }
+    /// let (ns, cpu) = try Suites.timedScan(of: "Tweet", count: n) { try store.read { try $0.fetch(Suites.timeline) } }
     /// ```
-    static func timedScan<R: BenchRecord>(of name: String, count: Int, _ scan: () throws -> [R]) throws -> UInt64 {
+    static func timedScan<R: BenchRecord>(of name: String, count: Int, _ scan: () throws -> [R]) throws -> (UInt64, UInt64) {
         func check(_ records: [R]) throws {
             guard records.count == count, records.first?.id == Int64(count), records.last?.id == 1 else {
                 throw SuiteError("suite 7: the sorted scan of \(name) returned \(records.count) records of \(count), ids \(records.first?.id ?? 0)…\(records.last?.id ?? 0), expected \(count)…1")
             }
         }
         try check(try scan())
-        let (records, ns) = try Nanoseconds.time(scan)
-        try check(records)
-        return ns
+        var runs: [(ns: UInt64, cpu: UInt64)] = []
+        for _ in 0..<3 {
+            let (records, ns, _, cpu) = try PageFaults.timing(scan)
+            try check(records)
+            runs.append((ns, cpu))
+        }
+        return runs.sorted { $0.ns < $1.ns }[1]
     }
 }
 
