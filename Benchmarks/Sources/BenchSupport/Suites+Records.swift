@@ -62,8 +62,9 @@ extension Suites {
         public var scanCPU: [RecordVariant: [UInt64]]
     }
 
-    /// Measures suite 7: `rounds` rounds, each of which, for every variant in turn (the order
-    /// rotated by one each round, so that no variant always runs first or after the same one),
+    /// Measures suite 7: an untimed warm-up round, then `rounds` rounds, each of which, for every
+    /// variant in turn (the order rotated by one each round and reversed every other round, so
+    /// that no variant always runs first or after the same one),
     /// upserts the same `n` records into a fresh store in one transaction (durability `.full`;
     /// GRDB WAL synchronous=FULL) and then, after one untimed scan, times three sorted (`created`
     /// newest first) decoded scans of all of them, checking each one's count and order, and keeps
@@ -80,9 +81,13 @@ extension Suites {
         var upsert: [RecordVariant: [UInt64]] = [:], scan: [RecordVariant: [UInt64]] = [:]
         var upsertCPU: [RecordVariant: [UInt64]] = [:], scanCPU: [RecordVariant: [UInt64]] = [:]
         let variants = RecordVariant.allCases
-        for round in 0..<rounds {
-            for step in 0..<variants.count {
-                let variant = variants[(step + round) % variants.count]
+        // Round -1 is an untimed warm-up (heap, page cache, the encoding thread). A round's order is
+        // the variants rotated by the round's number, reversed every other round: no variant
+        // always runs first, last or after the same one (the one before leaves the heap, which
+        // glibc may or may not have trimmed, to the one after).
+        for round in -1..<rounds {
+            let rotated = (0..<variants.count).map { variants[($0 + max(round, 0)) % variants.count] }
+            for variant in round % 2 == 0 ? rotated : rotated.reversed() {
                 let times: RoundTimes
                 switch variant {
                 case .macro: times = try storeRound(macro)
@@ -94,6 +99,7 @@ extension Suites {
                     let run = try rawBulk(keys: keys, values: values)
                     times = RoundTimes(upsert: run.ns, upsertCPU: run.cpu)
                 }
+                guard round >= 0 else { continue }
                 upsert[variant, default: []].append(times.upsert)
                 upsertCPU[variant, default: []].append(times.upsertCPU)
                 if let ns = times.scan, let cpu = times.scanCPU {
