@@ -15,15 +15,18 @@ struct Options {
     var grdbNotifyCommitsLarge = 10
     var crossCommits = 200
     var exportN = 1_000_000
+    var recordN = 100_000
+    var recordRounds = 5
     var output = "../BENCHMARKS.md"
-    var suites: Set<String> = ["bulk", "commits", "reads", "notify", "cross", "export"]
+    var suites: Set<String> = ["bulk", "commits", "reads", "notify", "cross", "export", "records"]
 
     static let usage = """
         usage: BenchCompare [--quick] [--sizes 10000,100000] [--bulk N] [--commits N] [--notify-commits N]
-                            [--cross-commits N] [--export N] [--only bulk,commits,reads,notify,cross,export]
+                            [--cross-commits N] [--export N] [--records N] [--record-rounds N]
+                            [--only bulk,commits,reads,notify,cross,export,records]
                             [--output PATH]
                BenchCompare --child-writer STORE_PATH   (internal: the cross-process writer)
-          --quick   small sizes (bulk 20k, reads/notify at 10k and 100k, export 100k) — a few minutes
+          --quick   small sizes (bulk 20k, reads/notify at 10k and 100k, export 100k, records 20k) — a few minutes
         """
 
     static func parse(_ arguments: [String]) throws -> Options {
@@ -47,6 +50,7 @@ struct Options {
             options.notifyCommits = 20
             options.grdbNotifyCommitsLarge = 10
             options.exportN = 100_000
+            options.recordN = 20_000
         }
         while let flag = rest.popFirst() {
             switch flag {
@@ -56,6 +60,8 @@ struct Options {
             case "--notify-commits": options.notifyCommits = try int(flag)
             case "--cross-commits": options.crossCommits = try int(flag)
             case "--export": options.exportN = try int(flag)
+            case "--records": options.recordN = try int(flag)
+            case "--record-rounds": options.recordRounds = try int(flag)
             case "--output": options.output = try value(flag)
             case "--sizes":
                 options.sizes = try value(flag).split(separator: ",").map { part in
@@ -65,7 +71,7 @@ struct Options {
             case "--only":
                 let names = Set(try value(flag).split(separator: ",").map(String.init))
                 let unknown = names.subtracting(options.suites)
-                guard unknown.isEmpty else { throw SuiteErrorCLI("--only: unknown suite(s) \(unknown.sorted()); known: bulk, commits, reads, notify, cross, export") }
+                guard unknown.isEmpty else { throw SuiteErrorCLI("--only: unknown suite(s) \(unknown.sorted()); known: bulk, commits, reads, notify, cross, export, records") }
                 options.suites = names
             case "-h", "--help": throw SuiteErrorCLI(usage)
             default: throw SuiteErrorCLI("unknown argument '\(flag)'\n\(usage)")
