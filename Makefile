@@ -43,11 +43,10 @@ demo: deps
 	$(SWIFT) build $(DEMO_TRAITS) --product tweetie-db
 	$$($(SWIFT) build $(DEMO_TRAITS) --show-bin-path)/tweetie-db demo $(DEMO_ARGS)
 
-# `swift build` first: three CLI test files `@testable import tweetie_db` (the executable's module),
-# and on a cold build `--build-tests` can compile them before that module exists ("no such module
-# 'tweetie_db'", SwiftPM issue 9080). Built once by the first step, it is there for the second.
+# No test imports an executable's module (the CLI tests decode its JSON with their own types, as a
+# user's script would): a cold `--build-tests` could compile such a test before the module exists
+# ("no such module 'tweetie_db'", SwiftPM issue 9080).
 test: deps
-	$(SWIFT) build
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 

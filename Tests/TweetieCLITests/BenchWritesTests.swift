@@ -1,6 +1,5 @@
 import Foundation
 import Testing
-@testable import tweetie_db
 import TweetieSync
 import TweetieTestSupport
 
@@ -15,7 +14,7 @@ struct BenchWritesTests {
         let result = try CLI.run(["bench", "writes", "--records", "600", "--batch", "50", "--rounds", "4", "--durability", "no-sync",
                                   "--compare", "raw", "--format", "json"])
         #expect(result.status == 0, "\(result.stderr)")
-        let summary = try JSONDecoder().decode(WriteBenchmark.Summary.self, from: result.stdout)
+        let summary = try JSONDecoder().decode(BenchWritesSummary.self, from: result.stdout)
         #expect(summary.rounds == 4 && summary.warmUpRounds == 1)
         #expect(summary.records == 600 && summary.batch == 50 && summary.commits == 12 && summary.durability == .noSync)
         #expect(summary.roundRecordsPerSecond.count == 4 && summary.warmUpRecordsPerSecond > 0)
@@ -34,7 +33,7 @@ struct BenchWritesTests {
         #expect(abs(raw.ratio - summary.recordsPerSecond / raw.recordsPerSecond) < 1e-9 * raw.ratio)
         #expect(abs(raw.seconds * raw.recordsPerSecond - 600) < 1e-6 * 600)
         // A reader of the single-round result still decodes it.
-        let single = try JSONDecoder().decode(WriteBenchmark.Result.self, from: result.stdout)
+        let single = try JSONDecoder().decode(BenchWritesResult.self, from: result.stdout)
         #expect(single.recordsPerSecond == summary.recordsPerSecond && single.commits == 12)
     }
 
@@ -80,7 +79,7 @@ struct BenchWritesTests {
         defer { db.remove() }
         let result = try CLI.run(["bench", "writes", "--db", db.path, "--records", "70", "--batch", "20", "--durability", "no-sync", "--format", "json"])
         #expect(result.status == 0, "\(result.stderr)")
-        let summary = try JSONDecoder().decode(WriteBenchmark.Summary.self, from: result.stdout)
+        let summary = try JSONDecoder().decode(BenchWritesSummary.self, from: result.stdout)
         #expect(summary.rounds == 1 && summary.latency.count == 4 && summary.raw == nil)
         let store = try TweetieDatabase.open(at: db.path)
         defer { store.close() }

@@ -1,6 +1,5 @@
 import Foundation
 import Testing
-@testable import tweetie_db
 @testable import TweetieSync
 import TweetieTestSupport
 
@@ -138,7 +137,7 @@ struct MoreCommandsTests {
         #expect(snapshot.sections?[0].rows.map(\.id) == [65, 35, 5])
         let reads = try CLI.run(["bench", "reads", "--db", db.path, "--rounds", "2", "--format", "json"])
         #expect(reads.status == 0)
-        let result = try JSONDecoder().decode(ReadBenchmark.Result.self, from: reads.stdout)
+        let result = try JSONDecoder().decode(BenchReadsResult.self, from: reads.stdout)
         #expect(result.records == 90 && result.scanRecordsPerSecond > 0)
         #expect(result.pagesChecked > 0 && result.pageCheckSeconds > 0)
     }

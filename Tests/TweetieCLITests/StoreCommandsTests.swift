@@ -1,6 +1,5 @@
 import Foundation
 import Testing
-@testable import tweetie_db
 import TweetieSync
 import TweetieTestSupport
 @testable import TweetieDB
@@ -12,7 +11,7 @@ struct StoreCommandsTests {
         let db = TemporaryDirectory.database()
         let result = try CLI.run(["bench", "writes", "--db", db.path, "--records", "\(count)", "--batch", "\(min(40, count))", "--durability", "no-sync", "--format", "json"])
         #expect(result.status == 0, "\(result.stderr)")
-        let report = try JSONDecoder().decode(WriteBenchmark.Result.self, from: result.stdout)
+        let report = try JSONDecoder().decode(BenchWritesResult.self, from: result.stdout)
         #expect(report.records == count && report.commits == (count + min(40, count) - 1) / min(40, count))
         return db
     }
