@@ -192,13 +192,18 @@ final class Environment: @unchecked Sendable {
 
     /// Refuses a data file shorter than its last committed page: LMDB maps the file and would
     /// crash the process (SIGBUS) on the first read of a page past its end.
+    ///
+    /// The last page is read before the file's size, never after: another process may commit
+    /// meanwhile, and a commit writes its pages (growing the file) before its meta page, and LMDB
+    /// never shrinks the file. Read the other way round, a commit landing between the two reads
+    /// made a sound database look truncated (seen in the stress campaign under load).
     private static func checkFileSize(_ handle: LMDB.EnvironmentHandle, dataPath: String, path: String) throws(StoreError) {
-        var status = stat()
-        guard stat(dataPath, &status) == 0 else { return }
         // A damaged last page number must not overflow the arithmetic: it ends "beyond any size".
         let (pages, overflowed) = LMDB.info(handle).lastPage.addingReportingOverflow(1)
         let (needed, overflowedAgain) = pages.multipliedReportingOverflow(by: LMDB.pageSize(handle))
         let end = overflowed || overflowedAgain || pages <= 0 ? Int.max : needed
+        var status = stat()
+        guard stat(dataPath, &status) == 0 else { return }
         guard Int(status.st_size) < end else { return }
         throw truncatedError(fileSize: Int(status.st_size), end: end, path: path)
     }

@@ -246,7 +246,12 @@ final class PageStructureCheck {
             return .damaged("meta page \(index): its last page \(meta.lastPage) lies beyond any possible file size")
         }
         let end = (Int(meta.lastPage) + 1) * pageSize
-        return end > fileSize ? .truncated(fileSize: fileSize, end: end) : .sound
+        guard end > fileSize else { return .sound }
+        // The size was taken before the meta pages were read: a commit by another process in
+        // between writes its pages (growing the file) before its meta page, so measure again.
+        guard fstat(fd, &status) == 0 else { return .leftToLMDB }
+        let sizeNow = Int(status.st_size)
+        return end > sizeNow ? .truncated(fileSize: sizeNow, end: end) : .sound
     }
 
     private init(fd: Int32, pageSize: Int, fileSize: Int, snapshot: UInt64, scope: Scope) {
