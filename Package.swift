@@ -117,6 +117,7 @@ let package = Package(
             name: "tweetie-serve-bench",
             dependencies: [
                 "TweetieDB",
+                "TweetieServe",
                 "TweetieSync",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
