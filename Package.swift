@@ -128,6 +128,7 @@ let package = Package(
             name: "tweetie-serve-bench",
             dependencies: [
                 "TweetieDB",
+                "TweetieServe",
                 "TweetieSync",
                 .product(name: "NIOCore", package: "swift-nio", condition: .when(traits: ["Serve"])),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),

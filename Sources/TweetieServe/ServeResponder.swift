@@ -8,20 +8,20 @@ import TweetieSync
 /// Every response carries `Content-Security-Policy: default-src 'self'` and
 /// `X-Content-Type-Options: nosniff`; errors are JSON (`{"error":"…"}`).
 struct ServeResponder: HTTPResponder {
-    typealias Context = BasicRequestContext
+    typealias Context = ServeRequestContext
 
     let server: TweetieServer
 
     static let lastEventID = HTTPField.Name("Last-Event-ID")!
 
     func respond(to request: Request, context: Context) async throws -> Response {
-        var response = await route(request)
+        var response = await route(request, context: context)
         response.headers[.contentSecurityPolicy] = "default-src 'self'"
         response.headers[HTTPField.Name("X-Content-Type-Options")!] = "nosniff"
         return response
     }
 
-    private func route(_ request: Request) async -> Response {
+    private func route(_ request: Request, context: Context) async -> Response {
         let path = request.uri.path
         guard request.method == .get else {
             var response = Self.error(.methodNotAllowed, "only GET is served: this server is read-only")
@@ -49,13 +49,13 @@ struct ServeResponder: HTTPResponder {
         case .failure(.notFound(let message)): return Self.error(.notFound, message)
         case .failure(.badRequest(let message)): return Self.error(.badRequest, message)
         case .success(let feedRequest):
-            return await feed(feedRequest)
+            return await feed(feedRequest, context: context)
         }
     }
 
-    private func feed(_ request: FeedRequest) async -> Response {
+    private func feed(_ request: FeedRequest, context: Context) async -> Response {
         do {
-            if request.acceptsEvents { return try await events(request) }
+            if request.acceptsEvents { return try await events(request, context: context) }
             let hub = try server.hubs.hub(for: request.spec)
             let snapshot = try await hub.currentSnapshot { request.matches(etagOf: $0) }
             let etag = FeedRequest.etag(snapshot.sequence)
@@ -71,7 +71,7 @@ struct ServeResponder: HTTPResponder {
         }
     }
 
-    private func events(_ request: FeedRequest) async throws -> Response {
+    private func events(_ request: FeedRequest, context: Context) async throws -> Response {
         let maxClients = server.configuration.maxClients
         if server.stopping.load(ordering: .acquiring) { return Self.unavailable("the server is shutting down") }
         guard server.clientCount.add(1, ordering: .relaxed).newValue <= maxClients else {
@@ -88,6 +88,10 @@ struct ServeResponder: HTTPResponder {
             server.clientCount.subtract(1, ordering: .relaxed)
             throw error
         }
+        // A client that goes away is noticed by the connection's read side at once: its slot
+        // (toward --max-clients) and its queue are freed now, not at the next write.
+        context.connectionClosed.whenComplete { _ in hub.unsubscribe(id) }
+        context.startEventStream()
         let server = self.server
         let body = ResponseBody { writer in
             defer {

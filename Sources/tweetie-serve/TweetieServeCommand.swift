@@ -9,7 +9,7 @@ struct TweetieServeCommand: AsyncParsableCommand {
         commandName: "tweetie-serve",
         abstract: "Serve the timeline live to browsers: the page, the feeds as JSON snapshots and Server-Sent Events.",
         discussion: """
-            Open http://HOST:PORT/ for the page. GET /feeds/list, /feeds/person/{username} and /feeds/people (?sections=day|none&moves=1|0) answer with the feed's JSON snapshot (ETag from its sequence; If-None-Match gives 304) or, with Accept: text/event-stream, stream it as Server-Sent Events: event snapshot, change or reset, id the sequence, data the message of feed format version 2 (schemas/tweetie-feed.schema.json), and a keep-alive comment every 15 s. Last-Event-ID or ?after=SEQ resumes: the changes after SEQ, or a reset snapshot when they cannot be told. GET /healthz; GET /metrics (Prometheus text).
+            Open http://HOST:PORT/ for the page. GET /feeds/list, /feeds/person/{username} and /feeds/people (?sections=day|none&moves=1|0) answer with the feed's JSON snapshot (ETag from its sequence; If-None-Match gives 304) or, with Accept: text/event-stream, stream it as Server-Sent Events: event snapshot, change or reset, id the sequence, data the message of feed format version 2 (schemas/tweetie-feed.schema.json), and a keep-alive comment every --keep-alive seconds (15). Last-Event-ID or ?after=SEQ resumes: the changes after SEQ, or a reset snapshot when they cannot be told. GET /healthz; GET /metrics (Prometheus text).
 
             Each distinct feed is observed once however many clients follow it, and each message is encoded once. A client more than --client-queue messages behind loses its queue and gets one reset snapshot when it reads again. The server only reads the database; it stops on SIGINT or SIGTERM (ending every stream) and exits 0.
             """)
@@ -29,6 +29,12 @@ struct TweetieServeCommand: AsyncParsableCommand {
     @Option(name: .customLong("client-queue"), help: "The most messages queued for one client before it is sent a reset snapshot instead.")
     var clientQueue = 64
 
+    @Option(name: .customLong("idle-timeout"), help: ArgumentHelp("Seconds a connection may stay idle between requests, or while sending its request head, before it is closed.", discussion: "An event stream is not idle: it stays open while the client reads.", valueName: "seconds"))
+    var idleTimeout = 30.0
+
+    @Option(name: .customLong("keep-alive"), help: ArgumentHelp("Seconds between keep-alive comments on an event stream.", valueName: "seconds"))
+    var keepAlive = 15.0
+
     @Option(help: "The list the feeds show, as OWNER/SLUG.")
     var list = "icanzilb/RxSwift"
 
@@ -39,6 +45,8 @@ struct TweetieServeCommand: AsyncParsableCommand {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be between 0 and 65535, got \(port).") }
         guard maxClients >= 1 else { throw ValidationError("--max-clients must be at least 1, got \(maxClients).") }
         guard clientQueue >= 1 else { throw ValidationError("--client-queue must be at least 1, got \(clientQueue).") }
+        guard idleTimeout > 0, idleTimeout <= 86_400 else { throw ValidationError("--idle-timeout must be more than 0 and at most 86400 seconds, got \(idleTimeout).") }
+        guard keepAlive > 0, keepAlive <= 86_400 else { throw ValidationError("--keep-alive must be more than 0 and at most 86400 seconds, got \(keepAlive).") }
         if let now, referenceTime(now) == nil { throw ValidationError("--now '\(now)' is not an ISO 8601 date.") }
         _ = try listIdentifier()
     }
@@ -49,6 +57,8 @@ struct TweetieServeCommand: AsyncParsableCommand {
         configuration.port = port
         configuration.maxClients = maxClients
         configuration.clientQueueBound = clientQueue
+        configuration.idleTimeout = .milliseconds(Int64(idleTimeout * 1000))
+        configuration.keepAliveInterval = .milliseconds(Int64(keepAlive * 1000))
         configuration.list = try listIdentifier()
         if let now { configuration.now = referenceTime(now)! }
         let path = self.path ?? TweetieDatabase.defaultPath()
@@ -60,6 +70,12 @@ struct TweetieServeCommand: AsyncParsableCommand {
             throw ExitCode.failure
         }
         defer { store.close() }
+        // Each client holds a socket; the rest (database files, page and snapshot requests) fits in 256.
+        do {
+            try FileDescriptorLimit.raise(toAtLeast: UInt64(maxClients) + 256)
+        } catch {
+            FileHandle.standardError.write(Data("tweetie-serve: warning: fewer than --max-clients \(maxClients) clients can connect: \(error)\n".utf8))
+        }
         let server = TweetieServer(store: store, configuration: configuration)
         try await server.run(handlingSignals: true) { port in
             print("tweetie-serve: listening on http://\(host.contains(":") ? "[\(host)]" : host):\(port)/ (database \(path))")

@@ -1,0 +1,100 @@
+import Foundation
+import Testing
+import TweetieSync
+
+/// The limits of a connection: the size of its request head, how long it may stay idle, and how
+/// soon a client that went away gives back its slot.
+@Suite("tweetie-serve limits request heads and idle connections, and frees a gone client's slot at once", .serialized)
+struct ServeLimitsTests {
+    /// Reads until the server ends the connection; the seconds it took, or `nil` when it was still
+    /// open at `timeout`.
+    static func secondsUntilClosed(_ socket: TestSocket, timeout: Double) throws -> Double? {
+        let start = Date()
+        let deadline = start.addingTimeInterval(timeout)
+        do {
+            while try socket.fill(until: deadline) {}
+        } catch is TestFailure {
+            return nil
+        }
+        return Date().timeIntervalSince(start)
+    }
+
+    /// Runs `body` with a seeded database and `tweetie-serve arguments…` on it; then the server must
+    /// stop with status 0.
+    static func serving(_ arguments: [String], _ body: (ServerProcess, ScratchDatabase) throws -> Void) throws {
+        let db = try ServeTests.seeded()
+        defer { db.remove() }
+        let server = try ServerProcess(["--db", db.path, "--now", ServeTests.now] + arguments)
+        try body(server, db)
+        #expect(server.stop() == 0)
+    }
+
+    /// `GET /feeds/list` with one header field of `filler` bytes.
+    static func request(filler: Int) -> String {
+        "GET /feeds/list HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Filler: \(String(repeating: "a", count: filler))\r\n\r\n"
+    }
+
+    @Test func aRequestHeadOver16KiBIsRefusedWith400AndTheConnectionCloses() throws {
+        try Self.serving([]) { server, _ in
+            // Under the limit (12 KiB of header fields): served.
+            let fits = try TestSocket(port: server.port)
+            try fits.send(Self.request(filler: 12 * 1024))
+            #expect(try fits.readHead(until: Date().addingTimeInterval(30)).status == 200)
+            // Over it (the request line and header fields together past 16 KiB).
+            let oversized = try TestSocket(port: server.port)
+            try oversized.send(Self.request(filler: 16 * 1024))
+            let head = try oversized.readHead(until: Date().addingTimeInterval(30))
+            #expect(head.status == 400)
+            #expect(head.headers["connection"] == "close")
+            #expect(try Self.secondsUntilClosed(oversized, timeout: 10) != nil, "the server ends the connection after its answer")
+            #expect(try HTTPReply.get(port: server.port, "/healthz").status == 200, "the server goes on")
+        }
+    }
+
+    @Test func aConnectionIdleForTheIdleTimeoutIsClosed() throws {
+        try Self.serving(["--idle-timeout", "1"]) { server, _ in
+            let silent = try TestSocket(port: server.port)
+            let halfHead = try TestSocket(port: server.port)
+            try halfHead.send("GET /feeds/list HTTP/1.1\r\nHost: 127.0.0.1\r\n")
+            let afterResponse = try TestSocket(port: server.port)
+            try afterResponse.send("GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+            #expect(try afterResponse.readHead(until: Date().addingTimeInterval(30)).status == 200)
+            for (name, socket) in [("sends nothing", silent), ("stops in its request head", halfHead), ("sends no second request", afterResponse)] {
+                #expect(try Self.secondsUntilClosed(socket, timeout: 10) != nil, "a connection that \(name) is closed")
+            }
+            // Closed by the limit, not at once: a fresh connection is still open half a second in.
+            let fresh = try TestSocket(port: server.port)
+            #expect(try Self.secondsUntilClosed(fresh, timeout: 0.5) == nil)
+            #expect(try Self.secondsUntilClosed(fresh, timeout: 10) != nil)
+        }
+    }
+
+    @Test func anEventStreamOutlivesTheIdleTimeout() throws {
+        try Self.serving(["--idle-timeout", "1"]) { server, db in
+            let stream = try EventStream(port: server.port, "/feeds/list")
+            #expect(try stream.next()?.name == "snapshot")
+            Thread.sleep(forTimeInterval: 2.5)
+            #expect(try Executables.tweetieDB(["sync", "--simulated", "--seed", "5", "--ticks", "5", "--db", db.path]).status == 0)
+            #expect(try stream.next(timeout: 30)?.name == "change", "the stream, silent on the client's side for 2.5 s, still delivers")
+        }
+    }
+
+    @Test func aClientThatGoesAwayGivesBackItsSlotAtOnce() throws {
+        // No keep-alive and no commit while the test runs: nothing is written to the gone client.
+        try Self.serving(["--max-clients", "1", "--keep-alive", "600"]) { server, _ in
+            do {
+                let first = try EventStream(port: server.port, "/feeds/list")
+                #expect(try first.next()?.name == "snapshot")
+                #expect(try EventStream(port: server.port, "/feeds/list").head.status == 503)
+            }  // the first client closes its connection
+            let deadline = Date().addingTimeInterval(5)
+            var second = try EventStream(port: server.port, "/feeds/list")
+            while second.head.status == 503 && Date() < deadline {
+                usleep(50_000)
+                second = try EventStream(port: server.port, "/feeds/list")
+            }
+            #expect(second.head.status == 200, "the slot is free within 5 s (the keep-alive, the next write, is 600 s away)")
+            #expect(try second.next()?.name == "snapshot")
+        }
+    }
+}
