@@ -7,6 +7,9 @@ import ServiceLifecycle
 import Synchronization
 import TweetieSync
 
+// TweetieServer, with StreamsService: the private service that runs its keep-alives and ends its
+// streams on shutdown, a part of the server that nothing else starts.
+
 /// The HTTP server of `tweetie-serve`: the page, the feeds as JSON snapshots and Server-Sent Events,
 /// health and metrics. Read-only: no endpoint writes the database.
 ///
