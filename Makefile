@@ -34,14 +34,11 @@ build: deps
 # The main job: the live list timeline on the simulated source, stored in the default database
 # ($$TWEETIE_DB, else ~/.local/share/tweetie-db). Pass options with DEMO_ARGS="--ticks 30".
 #
-# On a checkout that has built nothing yet (a fresh clone), the demo builds only what tweetie-db needs,
-# the fastest way: without the Serve trait's HTTP stack (Package.swift), so SwiftPM fetches 7 packages
-# instead of 30, and without debug information (-debug-info-format none), which a demo never reads:
-# 158 s instead of 170 s for the build on 2 cores. `make test` later builds with both, as every other
-# target does, so it compiles again what the demo compiled. On a checkout that has built (a .build
-# with the HTTP stack fetched), the demo uses the default flags, so that switching between `make demo`
-# and `make test` recompiles nothing.
-DEMO_BUILD_FLAGS ?= $(if $(wildcard .build/checkouts/hummingbird),,--disable-default-traits -debug-info-format none)
+# On a checkout that has built nothing yet (a fresh clone), the demo builds without the Serve trait's
+# HTTP stack (Package.swift), which tweetie-db does not use: SwiftPM fetches 7 packages instead of 30.
+# Once the stack is there (after `make test` or `make serve`), the demo keeps the default traits, so
+# that switching between `make demo` and `make test` never recompiles the project's own modules.
+DEMO_BUILD_FLAGS ?= $(if $(wildcard .build/checkouts/hummingbird),,--disable-default-traits)
 demo: deps
 	$(SWIFT) build $(DEMO_BUILD_FLAGS) --product tweetie-db
 	$$($(SWIFT) build $(DEMO_BUILD_FLAGS) --show-bin-path)/tweetie-db demo $(DEMO_ARGS)
