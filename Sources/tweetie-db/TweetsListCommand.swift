@@ -56,25 +56,12 @@ extension TweetsCommand {
 
         /// The tweets of the listing after `last` (from the newest when nil), newest first.
         ///
-        /// The `created` and `author` indexes are newest first with ties by ascending id, so the
-        /// tweets after `last` are those created at or before it (the index bound) that are
-        /// older or, created at the same instant, have a larger id (the start-after filter).
-        ///
         /// ```swift
         /// let next = try store.read { try $0.fetch(list.query(after: lastPrinted).limit(1_000)) }
         /// ```
         func query(after last: Tweet?) -> Query<Tweet> {
-            let since = since.flatMap(parseDate)
-            guard let last else {
-                return TweetQueries.timeline(author: author, since: since, until: until.flatMap(parseDate), containing: contains)
-            }
-            let created = last.created, id = last.id
-            var query = author.map {
-                Query<Tweet>().filter(index: "author", equals: [$0.lowercased()], from: since, to: created).sorted(byIndex: "author")
-            } ?? Query<Tweet>().filter(index: "created", from: since, to: created).sorted(byIndex: "created")
-            query = query.filter { $0.created != created || $0.id > id }
-            if let contains, !contains.isEmpty { query = query.filter { $0.text.localizedCaseInsensitiveContains(contains) } }
-            return query
+            TweetQueries.timeline(author: author, since: since.flatMap(parseDate), until: until.flatMap(parseDate),
+                                  containing: contains, after: last)
         }
     }
 }
