@@ -10,8 +10,8 @@ import Glibc
 /// `bench reads`, `bench writes`, `tweets list`, `tweets show`, `users list`, `users show`):
 /// - `--format table|json|ndjson` chooses; without it, `table` when standard output is a
 ///   terminal, else the command's machine format: `ndjson` for a list of records (`tweets list`,
-///   `users list`, `users show`, `schema`), `json` for one report or record (`stats`, `sync`,
-///   `verify`, `bench`, `tweets show`).
+///   `users list`, `schema`), `json` for one report or record (`stats`, `sync`, `verify`,
+///   `bench`, `tweets show`, `users show`).
 /// - `json` is one JSON document: a report or record pretty-printed; a list as an array with one
 ///   record per line, streamed. `ndjson` is one compact JSON value per line.
 /// - A table is cut to the terminal's width (`$COLUMNS` when set) with `…`; going to a pipe or a
