@@ -1,7 +1,4 @@
-import Foundation
 import NIOCore
-import Synchronization
-import TweetieSync
 
 /// One feed message framed as a Server-Sent Event, encoded once and shared by every client.
 struct SSEFrame: Sendable {

@@ -1,7 +1,4 @@
 import ArgumentParser
-import Foundation
-import TweetieDB
-import TweetieSync
 
 /// Deliberate misbehaviour of a writer, for testing the checker.
 enum WriterFault: String, ExpressibleByArgument, CaseIterable, Sendable {

@@ -1,12 +1,3 @@
-import ArgumentParser
-import Dispatch
-import Foundation
-import Synchronization
-import TweetieSync
-#if canImport(Glibc)
-import Glibc
-#endif
-
 /// Draws the demo: on the live screen when there is one, as log lines otherwise.
 final class DemoRenderer: @unchecked Sendable {
     private let screen: DemoScreen?

@@ -1,9 +1,5 @@
-import ArgumentParser
 import Foundation
 import TweetieSync
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// Keeps one collection of an export stream: its header rewritten to list that collection only
 /// (the bytes an export of a store holding only it would have), and its record lines.

@@ -1,5 +1,4 @@
 import ArgumentParser
-import Foundation
 
 /// Finds the unknown subcommand in an argument list, with the names it may have meant.
 ///

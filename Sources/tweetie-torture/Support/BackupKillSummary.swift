@@ -1,9 +1,3 @@
-import Foundation
-import TweetieSync
-#if canImport(Glibc)
-import Glibc
-#endif
-
 /// What a backup-kill run counted.
 struct BackupKillSummary: Codable, Sendable {
     var records = 0

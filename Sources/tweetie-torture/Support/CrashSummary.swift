@@ -1,10 +1,3 @@
-import Foundation
-import TweetieDB
-import TweetieSync
-#if canImport(Glibc)
-import Glibc
-#endif
-
 /// What a crash run counted.
 struct CrashSummary: Codable, Sendable {
     var durability: String

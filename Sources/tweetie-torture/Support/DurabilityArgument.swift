@@ -1,5 +1,4 @@
 import ArgumentParser
-import TweetieDB
 import TweetieSync
 
 /// `--durability full|no-meta-sync|no-sync`.

@@ -1,8 +1,4 @@
 import Foundation
-import Synchronization
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// Where the executables are: this one, and `tweetie-db` beside it.
 enum Executables {

@@ -1,6 +1,3 @@
-import Foundation
-import TweetieSync
-
 /// FNV-1a, 64 bits: a stable checksum (unlike `Hasher`, identical in every process).
 struct FNV1a {
     private(set) var value: UInt64 = 0xcbf2_9ce4_8422_2325

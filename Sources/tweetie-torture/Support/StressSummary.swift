@@ -1,10 +1,3 @@
-import Foundation
-import TweetieDB
-import TweetieSync
-#if canImport(Glibc)
-import Glibc
-#endif
-
 /// What a stress run measured and found.
 struct StressSummary: Codable, Sendable {
     var seconds: Double

@@ -1,9 +1,3 @@
-import ArgumentParser
-import Foundation
-#if canImport(Glibc)
-import Glibc
-#endif
-
 /// A failure reported as one sentence on stderr with a non-zero exit status.
 struct TortureError: Error, CustomStringConvertible {
     let description: String

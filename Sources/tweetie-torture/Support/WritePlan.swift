@@ -1,5 +1,3 @@
-import Foundation
-import TweetieDB
 import TweetieSync
 
 /// One planned write transaction: what to do, and the digest the writer acknowledges.
