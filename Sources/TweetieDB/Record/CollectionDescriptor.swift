@@ -23,11 +23,13 @@ final class CollectionDescriptor: @unchecked Sendable {
     @usableFromInline let indexIsUnique: [Bool]
     /// The index entries (index position, LMDB key, LMDB value) of a stored record.
     let indexEntries: (_ bytes: UnsafeRawBufferPointer, _ primaryKey: [UInt8]) throws -> [(Int, [UInt8], [UInt8])]
-    /// The stored record as a JSON object (for export).
-    let jsonObject: (_ bytes: UnsafeRawBufferPointer) throws -> Data
+    /// Appends the stored record as a JSON object (for export) with the given writer. Safe to
+    /// call from several threads at once, each with its own writer.
+    let appendJSON: (_ bytes: UnsafeRawBufferPointer, _ writer: inout RecordJSONWriter, _ out: inout [UInt8]) throws -> Void
     /// A JSON object decoded, validated and encoded for storage: the primary key, the record
     /// bytes and the record's index entries (index position, LMDB key, LMDB value).
-    let fromJSON: (_ json: Data) throws -> (primaryKey: [UInt8], bytes: [UInt8], indexEntries: [(Int, [UInt8], [UInt8])])
+    /// Safe to call from several threads at once, each with its own reader.
+    let fromJSON: (_ json: UnsafeRawBufferPointer, _ reader: inout RecordJSONReader) throws -> (primaryKey: [UInt8], bytes: [UInt8], indexEntries: [(Int, [UInt8], [UInt8])])
     /// A human-readable primary key.
     @usableFromInline let describeKey: (_ primaryKey: [UInt8]) -> String
 
@@ -47,14 +49,11 @@ final class CollectionDescriptor: @unchecked Sendable {
                 return (position, entry.key, entry.value)
             }
         }
-        // One encoder and decoder per collection: creating them per record dominated export/import.
-        let jsonEncoder = RecordJSON.encoder()
-        let jsonDecoder = RecordJSON.decoder()
-        jsonObject = { bytes in
-            try jsonEncoder.encode(try RecordDecoder().decode(R.self, from: bytes))
+        appendJSON = { bytes, writer, out in
+            try writer.append(try RecordDecoder().decode(R.self, from: bytes), to: &out)
         }
-        fromJSON = { json in
-            let record = try jsonDecoder.decode(R.self, from: json)
+        fromJSON = { json, reader in
+            let record = try reader.decode(R.self, from: json)
             let primaryKey = record.encodedPrimaryKey
             let entries = R.indexes.enumerated().map { position, index in
                 let entry = CollectionDescriptor.indexEntry(index.value(of: record), primaryKey: primaryKey, unique: index.isUnique)

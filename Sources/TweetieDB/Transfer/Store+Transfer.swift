@@ -7,7 +7,9 @@ extension Store {
     /// Writes every record as NDJSON, in one consistent snapshot: a header line (format, version,
     /// collections with their counts), then one line per record, `{"collection":…,"record":{…}}`,
     /// collections by name, records by primary key. Output is deterministic (sorted JSON keys),
-    /// so export → import into an empty database → export is byte-identical. Memory stays constant.
+    /// so export → import into an empty database → export is byte-identical. Records are encoded
+    /// on every core in batches (`ExportEncoder`); `write` and `progress` are called on the calling
+    /// thread, in order. Memory stays constant.
     ///
     /// ```swift
     /// try store.exportNDJSON { chunk in FileHandle.standardOutput.write(Data(chunk)) }
@@ -26,35 +28,26 @@ extension Store {
             let total = header.collections.reduce(0) { $0 + $1.count }
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-            var out: [UInt8] = []
-            out.reserveCapacity(1 << 16)
-            out.append(contentsOf: try encoder.encode(header))
+            var out = Array(try encoder.encode(header))
             out.append(0x0A)
+            try out.withUnsafeBytes(write)
             var done = 0
+            var batch = ExportEncoder()
             for name in collectionNames {
                 let descriptor = collectionsByName[name]!
                 let prefix = Array("{\"collection\":".utf8) + Array(try encoder.encode(name)) + Array(",\"record\":".utf8)
                 try tx.forEach(in: descriptor.records) { key, value in
-                    let json: Data
-                    do {
-                        json = try descriptor.jsonObject(value)
-                    } catch {
-                        throw StoreError(.decodingFailed, operation: "export", database: name, path: path,
-                                            message: "record \(descriptor.describeKey(Array(key))) cannot be decoded: \(error)")
-                    }
-                    out.append(contentsOf: prefix)
-                    out.append(contentsOf: json)
-                    out.append(contentsOf: [0x7D, 0x0A]) // "}\n"
-                    done += 1
-                    if out.count >= 1 << 16 {
-                        try out.withUnsafeBytes(write)
-                        out.removeAll(keepingCapacity: true)
+                    batch.add(key: key, value: value)
+                    if batch.isFull {
+                        done += batch.count
+                        try batch.flush(linePrefix: prefix, descriptor: descriptor, path: path, write)
                         progress?(done, total)
                     }
                     return true
                 }
+                done += batch.count
+                try batch.flush(linePrefix: prefix, descriptor: descriptor, path: path, write)
             }
-            try out.withUnsafeBytes(write)
             progress?(done, total)
             return done
         }
@@ -120,42 +113,52 @@ extension Store {
                     try writer.deleteAll(in: collectionsByName[name]!)
                 }
             }
+            // Lines are read here, decoded on every core a batch at a time (ImportBatch), and
+            // applied here in line order; reading stops at the first line that cannot be read.
+            var batch = ImportBatch(descriptors: collectionsByName, expected: header.collections.map(\.name))
             var lineNumber = 1
-            while let line = try input.reader.next() {
-                lineNumber += 1
-                let bytes: [UInt8]
-                switch line {
-                case .tooLong:
-                    throw TransferError(line: lineNumber, reason: "the line is longer than \(maxLineBytes) bytes")
-                case .unterminated:
-                    throw TransferError(line: lineNumber, reason: "the last line is truncated (it does not end with a newline)")
-                case .line(let b):
-                    bytes = b
+            var readProblem: TransferError?
+            var ended = false
+            while !ended {
+                while !batch.isFull {
+                    let next: LineReader.Line?
+                    do {
+                        next = try input.reader.next()
+                    } catch let error as TransferError {
+                        // After the lines before it, like a bad line.
+                        readProblem = error
+                        ended = true
+                        break
+                    }
+                    guard let line = next else { ended = true; break }
+                    lineNumber += 1
+                    switch line {
+                    case .tooLong:
+                        readProblem = TransferError(line: lineNumber, reason: "the line is longer than \(maxLineBytes) bytes")
+                    case .unterminated:
+                        readProblem = TransferError(line: lineNumber, reason: "the last line is truncated (it does not end with a newline)")
+                    case .line(let bytes) where bytes.isEmpty:
+                        readProblem = TransferError(line: lineNumber, reason: "the line is empty")
+                    case .line(let bytes):
+                        batch.append(bytes, number: lineNumber)
+                    }
+                    if readProblem != nil { ended = true; break }
                 }
-                if bytes.isEmpty { throw TransferError(line: lineNumber, reason: "the line is empty") }
-                let (collection, recordJSON) = try Store.splitRecordLine(bytes, line: lineNumber)
-                guard let descriptor = collectionsByName[collection], expected[collection] != nil else {
-                    throw TransferError(line: lineNumber, reason: "unknown collection '\(collection)' (the header lists: \(header.collections.map(\.name).joined(separator: ", ")))")
+                for (number, result) in batch.decode() {
+                    let decoded = try result.get()
+                    guard seen[decoded.collection, default: []].insert(decoded.primaryKey).inserted else {
+                        throw TransferError(line: number, reason: "duplicate key \(decoded.descriptor.describeKey(decoded.primaryKey)) in collection '\(decoded.collection)' (it appeared earlier in the file)")
+                    }
+                    do {
+                        summary.counts.add(try writer.put(encodedRecord: decoded.record, primaryKey: decoded.primaryKey,
+                                                          indexEntries: decoded.indexEntries, descriptor: decoded.descriptor))
+                    } catch let error as StoreError {
+                        throw TransferError(line: number, reason: error.message)
+                    }
+                    summary.perCollection[decoded.collection, default: 0] += 1
+                    if number % 10_000 == 0 { progress?(summary.records, input.reader.bytesRead) }
                 }
-                let primaryKey: [UInt8], recordBytes: [UInt8], indexEntries: [(Int, [UInt8], [UInt8])]
-                do {
-                    (primaryKey, recordBytes, indexEntries) = try descriptor.fromJSON(recordJSON)
-                } catch let error as DecodingError {
-                    let number = JSONNumberDiagnosis.explain(error, json: recordJSON) { _ = try descriptor.fromJSON($0) }
-                    throw TransferError(line: lineNumber, reason: "the record is not a valid \(descriptor.typeName): \(number ?? Store.explain(error))")
-                } catch {
-                    throw TransferError(line: lineNumber, reason: "the record is not a valid \(descriptor.typeName): \(error)")
-                }
-                guard seen[collection, default: []].insert(primaryKey).inserted else {
-                    throw TransferError(line: lineNumber, reason: "duplicate key \(descriptor.describeKey(primaryKey)) in collection '\(collection)' (it appeared earlier in the file)")
-                }
-                do {
-                    summary.counts.add(try writer.put(encodedRecord: recordBytes, primaryKey: primaryKey, indexEntries: indexEntries, descriptor: descriptor))
-                } catch let error as StoreError {
-                    throw TransferError(line: lineNumber, reason: error.message)
-                }
-                summary.perCollection[collection, default: 0] += 1
-                if lineNumber % 10_000 == 0 { progress?(summary.records, input.reader.bytesRead) }
+                if let readProblem { throw readProblem }
             }
             for (name, count) in expected where summary.perCollection[name, default: 0] != count {
                 throw TransferError(line: nil, reason: "the header announces \(count) record(s) for '\(name)' but the file has \(summary.perCollection[name, default: 0]): it is truncated or was edited")
@@ -217,7 +220,7 @@ extension Store {
     /// Lines in exactly the layout `exportNDJSON` writes (`{"collection":"NAME","record":` … `}`,
     /// with a plain name) are sliced without parsing, so the record is parsed once, by its
     /// decoder; any other valid layout takes the general path.
-    static func splitRecordLine(_ bytes: [UInt8], line: Int) throws -> (String, Data) {
+    static func splitRecordLine(_ bytes: [UInt8], line: Int) throws -> (String, ArraySlice<UInt8>) {
         switch JSONStructure.check(bytes) {
         case .tooDeep:
             throw TransferError(line: line, reason: "the line nests arrays or objects deeper than \(JSONNesting.maximumDepth) levels")
@@ -235,14 +238,14 @@ extension Store {
             if end < bytes.count, bytes[end] == 0x22, recordStart < bytes.count - 1,
                bytes[end..<recordStart].elementsEqual(middle), bytes[recordStart] == 0x7B {
                 let name = String(decoding: bytes[prefix.count..<end], as: UTF8.self)
-                return (name, Data(bytes[recordStart..<(bytes.count - 1)]))
+                return (name, bytes[recordStart..<(bytes.count - 1)])
             }
         }
         return try splitRecordLineParsing(bytes, line: line)
     }
 
     /// The general path of ``splitRecordLine(_:line:)``: a full JSON parse.
-    static func splitRecordLineParsing(_ bytes: [UInt8], line: Int) throws -> (String, Data) {
+    static func splitRecordLineParsing(_ bytes: [UInt8], line: Int) throws -> (String, ArraySlice<UInt8>) {
         let object: Any
         do {
             object = try JSONSerialization.jsonObject(with: Data(bytes), options: [])
@@ -262,7 +265,7 @@ extension Store {
         guard extra.isEmpty else {
             throw TransferError(line: line, reason: "unexpected field(s) \(extra.sorted().joined(separator: ", ")) beside 'collection' and 'record'")
         }
-        return (collection, try JSONSerialization.data(withJSONObject: record, options: [.fragmentsAllowed]))
+        return (collection, ArraySlice(try JSONSerialization.data(withJSONObject: record, options: [.fragmentsAllowed])))
     }
 
     static func explain(_ error: DecodingError) -> String {

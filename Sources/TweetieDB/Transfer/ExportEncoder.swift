@@ -1,0 +1,116 @@
+import Foundation
+
+/// Turns an export's records into NDJSON lines on every core, in batches, keeping their order.
+///
+/// Why: encoding is nearly all of an export's time, and records are independent. The cursor
+/// walks the collection on the calling thread and collects views of the stored bytes; each full
+/// batch is cut into one contiguous slice per worker, the slices are encoded at once, and their
+/// text is handed to `write` in record order, on the calling thread. Output is byte-identical
+/// to a one-thread export.
+///
+/// Rules: the views are valid because the export reads in one read-only transaction, where
+/// LMDB's values stay in place until the transaction ends; never use this inside a write
+/// transaction. Memory is bounded by one batch (`workers × recordsPerWorker` lines).
+///
+/// ```swift
+/// var encoder = ExportEncoder(workers: 2)
+/// encoder.add(key: key, value: value)
+/// if encoder.isFull { try encoder.flush(linePrefix: prefix, descriptor: descriptor, path: path, write) }
+/// ```
+struct ExportEncoder {
+    /// Records each worker encodes per batch.
+    static let recordsPerWorker = 2048
+
+    let workers: Int
+    private var writers: [RecordJSONWriter]
+    private var outputs: [[UInt8]]
+    private var pending: [(key: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer)] = []
+
+    /// An encoder for `workers` threads (at least one); by default one per active core, at most 8.
+    init(workers: Int = min(8, ProcessInfo.processInfo.activeProcessorCount)) {
+        self.workers = max(1, workers)
+        writers = Array(repeating: RecordJSONWriter(), count: self.workers)
+        outputs = Array(repeating: [], count: self.workers)
+        pending.reserveCapacity(self.workers * Self.recordsPerWorker)
+    }
+
+    /// How many records wait to be encoded.
+    var count: Int { pending.count }
+    /// Whether the batch is full and should be flushed.
+    var isFull: Bool { pending.count >= workers * Self.recordsPerWorker }
+
+    /// Adds one stored record (views into the read transaction's pages).
+    mutating func add(key: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer) {
+        pending.append((key, value))
+    }
+
+    /// Encodes the waiting records as lines `linePrefix` + record JSON + `}\n`, passes the text
+    /// to `write` in record order, and empties the batch. The first record that cannot be decoded
+    /// stops the export with its key; nothing of its batch is written.
+    mutating func flush(linePrefix: [UInt8], descriptor: CollectionDescriptor, path: String,
+                        _ write: (UnsafeRawBufferPointer) throws -> Void) throws {
+        guard !pending.isEmpty else { return }
+        let slices = min(workers, pending.count)
+        let perSlice = (pending.count + slices - 1) / slices
+        var failures = [(index: Int, error: any Error)?](repeating: nil, count: slices)
+        try pending.withUnsafeBufferPointer { records in
+            try writers.withUnsafeMutableBufferPointer { writers in
+                try outputs.withUnsafeMutableBufferPointer { outputs in
+                    try failures.withUnsafeMutableBufferPointer { failures in
+                        let work = SliceWork(records: records, writers: writers, outputs: outputs, failures: failures,
+                                             perSlice: perSlice, linePrefix: linePrefix, descriptor: descriptor)
+                        if slices == 1 {
+                            work.encode(slice: 0)
+                        } else {
+                            DispatchQueue.concurrentPerform(iterations: slices) { work.encode(slice: $0) }
+                        }
+                        if let (index, error) = failures.lazy.compactMap({ $0 }).first {
+                            throw StoreError(.decodingFailed, operation: "export", database: descriptor.name, path: path,
+                                             message: "record \(descriptor.describeKey(Array(records[index].key))) cannot be decoded: \(error)")
+                        }
+                        for slice in 0..<slices {
+                            try outputs[slice].withUnsafeBytes(write)
+                            outputs[slice].removeAll(keepingCapacity: true)
+                        }
+                    }
+                }
+            }
+        }
+        pending.removeAll(keepingCapacity: true)
+    }
+
+    /// What each worker reads and writes: its own slice of the records, its own writer, output
+    /// and failure slot (no two workers touch the same element).
+    private struct SliceWork: @unchecked Sendable {
+        let records: UnsafeBufferPointer<(key: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer)>
+        let writers: UnsafeMutableBufferPointer<RecordJSONWriter>
+        let outputs: UnsafeMutableBufferPointer<[UInt8]>
+        let failures: UnsafeMutableBufferPointer<(index: Int, error: any Error)?>
+        let perSlice: Int
+        let linePrefix: [UInt8]
+        let descriptor: CollectionDescriptor
+
+        func encode(slice: Int) {
+            let start = slice * perSlice
+            let end = min(records.count, start + perSlice)
+            guard start < end else { return }
+            var out = outputs[slice]
+            outputs[slice] = []
+            var writer = writers[slice]
+            defer {
+                outputs[slice] = out
+                writers[slice] = writer
+            }
+            for index in start..<end {
+                out.append(contentsOf: linePrefix)
+                do {
+                    try descriptor.appendJSON(records[index].value, &writer, &out)
+                } catch {
+                    failures[slice] = (index, error)
+                    return
+                }
+                out.append(contentsOf: [0x7D, 0x0A]) // "}\n"
+            }
+        }
+    }
+}

@@ -1,0 +1,139 @@
+import Foundation
+
+/// An import's record lines, decoded on every core in batches, in line order.
+///
+/// Why: decoding JSON is most of an import's time, and lines are independent until they reach
+/// the store. The import reads a batch of lines on its writer thread, the workers split, check
+/// and decode their slices (``RecordJSONReader``, then the storage encoding and index entries),
+/// and the writer thread applies the results in line order: duplicate keys within the file, the
+/// writes, the counts. Workers never touch LMDB, so the write transaction stays on its thread.
+///
+/// Rules: a line's problem is found by the same checks, in the same order, as one line at a
+/// time, and the first bad line (by number) is the one reported; memory is bounded by one
+/// batch (`workers × linesPerWorker` lines).
+///
+/// ```swift
+/// var batch = ImportBatch(descriptors: collectionsByName, expected: ["tweets"])
+/// batch.append(lineBytes, number: 2)
+/// for result in batch.decode() { … }
+/// ```
+struct ImportBatch {
+    /// What a line decodes to.
+    struct Decoded {
+        var collection: String
+        var descriptor: CollectionDescriptor
+        var primaryKey: [UInt8]
+        var record: [UInt8]
+        var indexEntries: [(Int, [UInt8], [UInt8])]
+    }
+
+    /// Lines each worker decodes per batch.
+    static let linesPerWorker = 1024
+
+    let workers: Int
+    private let context: Context
+    private var lines: [(number: Int, bytes: [UInt8])] = []
+    private var readers: [RecordJSONReader]
+
+    /// A batch for the collections a header announced (`expected`), among those the store has.
+    init(descriptors: [String: CollectionDescriptor], expected: [String],
+         workers: Int = min(8, ProcessInfo.processInfo.activeProcessorCount)) {
+        self.workers = max(1, workers)
+        context = Context(descriptors: descriptors, expected: expected)
+        readers = Array(repeating: RecordJSONReader(), count: self.workers)
+        lines.reserveCapacity(self.workers * Self.linesPerWorker)
+    }
+
+    var count: Int { lines.count }
+    var isFull: Bool { lines.count >= workers * Self.linesPerWorker }
+
+    /// Adds a record line (without its newline), numbered as in the file.
+    mutating func append(_ bytes: [UInt8], number: Int) {
+        lines.append((number, bytes))
+    }
+
+    /// Decodes the lines added since the last call, each to its record or to its problem, in
+    /// line order, and empties the batch.
+    mutating func decode() -> [(number: Int, result: Result<Decoded, TransferError>)] {
+        defer { lines.removeAll(keepingCapacity: true) }
+        guard !lines.isEmpty else { return [] }
+        var results = [Result<Decoded, TransferError>?](repeating: nil, count: lines.count)
+        let slices = min(workers, lines.count)
+        let perSlice = (lines.count + slices - 1) / slices
+        lines.withUnsafeBufferPointer { lines in
+            readers.withUnsafeMutableBufferPointer { readers in
+                results.withUnsafeMutableBufferPointer { results in
+                    let work = SliceWork(lines: lines, readers: readers, results: results, perSlice: perSlice, context: context)
+                    if slices == 1 {
+                        work.decode(slice: 0)
+                    } else {
+                        DispatchQueue.concurrentPerform(iterations: slices) { work.decode(slice: $0) }
+                    }
+                }
+            }
+        }
+        // In line order, up to the first problem (a slice stops at its first; what follows it is
+        // not needed, because that line stops the import).
+        var ordered: [(number: Int, result: Result<Decoded, TransferError>)] = []
+        ordered.reserveCapacity(lines.count)
+        for (line, result) in zip(lines, results) {
+            guard let result else { break }
+            ordered.append((line.number, result))
+            if case .failure = result { break }
+        }
+        return ordered
+    }
+
+    /// What the workers read: the store's collections and the header's.
+    private struct Context: @unchecked Sendable {
+        let descriptors: [String: CollectionDescriptor]
+        let expected: [String]
+
+        /// One line's checks, in the order a one-at-a-time import makes them: the line's shape,
+        /// its collection, its record.
+        func decode(_ bytes: [UInt8], line: Int, reader: inout RecordJSONReader) throws -> Decoded {
+            let (collection, recordJSON) = try Store.splitRecordLine(bytes, line: line)
+            guard let descriptor = descriptors[collection], expected.contains(collection) else {
+                throw TransferError(line: line, reason: "unknown collection '\(collection)' (the header lists: \(expected.joined(separator: ", ")))")
+            }
+            do {
+                let (primaryKey, record, indexEntries) = try recordJSON.withUnsafeBytes { try descriptor.fromJSON($0, &reader) }
+                return Decoded(collection: collection, descriptor: descriptor, primaryKey: primaryKey, record: record, indexEntries: indexEntries)
+            } catch let error as DecodingError {
+                let number = JSONNumberDiagnosis.explain(error, json: Data(recordJSON)) { json in
+                    var reader = RecordJSONReader()
+                    _ = try json.withUnsafeBytes { try descriptor.fromJSON($0, &reader) }
+                }
+                throw TransferError(line: line, reason: "the record is not a valid \(descriptor.typeName): \(number ?? Store.explain(error))")
+            } catch {
+                throw TransferError(line: line, reason: "the record is not a valid \(descriptor.typeName): \(error)")
+            }
+        }
+    }
+
+    /// What each worker touches: its own slice of lines and results, and its own reader.
+    private struct SliceWork: @unchecked Sendable {
+        let lines: UnsafeBufferPointer<(number: Int, bytes: [UInt8])>
+        let readers: UnsafeMutableBufferPointer<RecordJSONReader>
+        let results: UnsafeMutableBufferPointer<Result<Decoded, TransferError>?>
+        let perSlice: Int
+        let context: Context
+
+        func decode(slice: Int) {
+            var reader = readers[slice]
+            defer { readers[slice] = reader }
+            for index in (slice * perSlice)..<min(lines.count, (slice + 1) * perSlice) {
+                let number = lines[index].number
+                do {
+                    results[index] = .success(try context.decode(lines[index].bytes, line: number, reader: &reader))
+                    continue
+                } catch let error as TransferError {
+                    results[index] = .failure(error)
+                } catch {
+                    results[index] = .failure(TransferError(line: number, reason: "\(error)"))
+                }
+                return // later lines of this slice are not needed: this one stops the import
+            }
+        }
+    }
+}

@@ -1,0 +1,341 @@
+import Foundation
+
+/// One JSON text parsed and validated into a flat list of values (a "tape"), for
+/// ``JSONTapeDecoder``.
+///
+/// Why: `JSONDecoder` builds a tree of dictionaries and strings for every record it reads; an
+/// import decodes records whose keys are looked up once each. The tape records where each value
+/// is (byte offsets into the text) and where it ends, and makes strings and numbers only when
+/// the decoder asks for them.
+///
+/// Rules: `parse` accepts exactly RFC 8259 JSON (whitespace, literals, the number grammar,
+/// string escapes, no raw control characters, strict UTF-8 in every string, nothing after the
+/// value). The text must outlive the tape (it is not copied).
+///
+/// ```swift
+/// let tape = try JSONTape.parse(bytes)      // bytes: UnsafeRawBufferPointer
+/// if case .object = tape.entries[0].kind { … }
+/// ```
+struct JSONTape {
+    enum Kind: UInt8 {
+        case object, array, string, number, `true`, `false`, null
+    }
+
+    struct Entry {
+        var kind: Kind
+        /// A string holds a backslash escape.
+        var escaped = false
+        /// The value's first byte; for a string, the byte after its opening quote.
+        var start: Int32
+        /// For a string, its closing quote; for a number or literal, the byte after it; for an
+        /// array or object, the byte after its closing bracket.
+        var end: Int32 = 0
+        /// The entry that follows this value and everything inside it.
+        var next: Int32 = 0
+    }
+
+    /// The JSON text is not valid, or not what this parser takes on.
+    struct Invalid: Error {}
+
+    let bytes: UnsafeRawBufferPointer
+    private(set) var entries: [Entry] = []
+
+    private init(bytes: UnsafeRawBufferPointer) {
+        self.bytes = bytes
+        entries.reserveCapacity(64)
+    }
+
+    /// Parses one JSON text (an object, array or scalar, with whitespace around it).
+    static func parse(_ bytes: UnsafeRawBufferPointer) throws -> JSONTape {
+        guard bytes.count < Int32.max else { throw Invalid() }
+        var tape = JSONTape(bytes: bytes)
+        var position = tape.skipWhitespace(0)
+        position = try tape.parseValue(at: position, depth: 0)
+        guard tape.skipWhitespace(position) == bytes.count else { throw Invalid() }
+        return tape
+    }
+
+    private func skipWhitespace(_ start: Int) -> Int {
+        var position = start
+        while position < bytes.count {
+            switch bytes[position] {
+            case 0x20, 0x09, 0x0A, 0x0D: position += 1
+            default: return position
+            }
+        }
+        return position
+    }
+
+    /// Parses the value at `position`; returns the position after it.
+    private mutating func parseValue(at position: Int, depth: Int) throws -> Int {
+        guard position < bytes.count, depth <= JSONNesting.maximumDepth else { throw Invalid() }
+        let index = entries.count
+        switch bytes[position] {
+        case 0x7B: // {
+            entries.append(Entry(kind: .object, start: Int32(position)))
+            var cursor = skipWhitespace(position + 1)
+            if cursor < bytes.count, bytes[cursor] == 0x7D {
+                cursor += 1
+            } else {
+                while true {
+                    guard cursor < bytes.count, bytes[cursor] == 0x22 else { throw Invalid() }
+                    cursor = skipWhitespace(try parseString(at: cursor))
+                    guard cursor < bytes.count, bytes[cursor] == 0x3A else { throw Invalid() }
+                    cursor = skipWhitespace(try parseValue(at: skipWhitespace(cursor + 1), depth: depth + 1))
+                    guard cursor < bytes.count else { throw Invalid() }
+                    if bytes[cursor] == 0x2C { cursor = skipWhitespace(cursor + 1); continue }
+                    guard bytes[cursor] == 0x7D else { throw Invalid() }
+                    cursor += 1
+                    break
+                }
+            }
+            entries[index].end = Int32(cursor)
+            entries[index].next = Int32(entries.count)
+            return cursor
+        case 0x5B: // [
+            entries.append(Entry(kind: .array, start: Int32(position)))
+            var cursor = skipWhitespace(position + 1)
+            if cursor < bytes.count, bytes[cursor] == 0x5D {
+                cursor += 1
+            } else {
+                while true {
+                    cursor = skipWhitespace(try parseValue(at: cursor, depth: depth + 1))
+                    guard cursor < bytes.count else { throw Invalid() }
+                    if bytes[cursor] == 0x2C { cursor = skipWhitespace(cursor + 1); continue }
+                    guard bytes[cursor] == 0x5D else { throw Invalid() }
+                    cursor += 1
+                    break
+                }
+            }
+            entries[index].end = Int32(cursor)
+            entries[index].next = Int32(entries.count)
+            return cursor
+        case 0x22:
+            return try parseString(at: position)
+        case 0x74: return try literal(at: position, [0x74, 0x72, 0x75, 0x65], .true)
+        case 0x66: return try literal(at: position, [0x66, 0x61, 0x6C, 0x73, 0x65], .false)
+        case 0x6E: return try literal(at: position, [0x6E, 0x75, 0x6C, 0x6C], .null)
+        default:
+            return try parseNumber(at: position)
+        }
+    }
+
+    private mutating func literal(at position: Int, _ text: [UInt8], _ kind: Kind) throws -> Int {
+        guard position + text.count <= bytes.count else { throw Invalid() }
+        for (offset, byte) in text.enumerated() where bytes[position + offset] != byte { throw Invalid() }
+        entries.append(Entry(kind: kind, start: Int32(position), end: Int32(position + text.count), next: Int32(entries.count + 1)))
+        return position + text.count
+    }
+
+    /// A string starting at its opening quote; returns the position after the closing quote.
+    private mutating func parseString(at position: Int) throws -> Int {
+        var cursor = position + 1
+        var escaped = false
+        var ascii = true
+        while true {
+            guard cursor < bytes.count else { throw Invalid() }
+            let byte = bytes[cursor]
+            if byte == 0x22 { break }
+            guard byte >= 0x20 else { throw Invalid() }
+            if byte >= 0x80 { ascii = false }
+            if byte == 0x5C {
+                escaped = true
+                guard cursor + 1 < bytes.count else { throw Invalid() }
+                switch bytes[cursor + 1] {
+                case 0x22, 0x5C, 0x2F, 0x62, 0x66, 0x6E, 0x72, 0x74:
+                    cursor += 2
+                case 0x75:
+                    guard cursor + 6 <= bytes.count else { throw Invalid() }
+                    for offset in 2..<6 where Self.hexValue(bytes[cursor + offset]) == nil { throw Invalid() }
+                    cursor += 6
+                default:
+                    throw Invalid()
+                }
+                continue
+            }
+            cursor += 1
+        }
+        // Every string is checked, read or not: JSONDecoder refuses invalid UTF-8 anywhere.
+        guard ascii || Self.isValidUTF8(UnsafeRawBufferPointer(rebasing: bytes[(position + 1)..<cursor])) else { throw Invalid() }
+        entries.append(Entry(kind: .string, escaped: escaped, start: Int32(position + 1), end: Int32(cursor), next: Int32(entries.count + 1)))
+        return cursor + 1
+    }
+
+    /// Strict UTF-8 (Unicode 15, table 3-7): no overlong forms, no surrogates, nothing above
+    /// U+10FFFF, no truncated sequences.
+    static func isValidUTF8(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        var index = 0
+        let count = bytes.count
+        while index < count {
+            let lead = bytes[index]
+            if lead < 0x80 { index += 1; continue }
+            let length: Int
+            var low: UInt8 = 0x80, high: UInt8 = 0xBF
+            switch lead {
+            case 0xC2...0xDF: length = 2
+            case 0xE0: length = 3; low = 0xA0
+            case 0xE1...0xEC, 0xEE...0xEF: length = 3
+            case 0xED: length = 3; high = 0x9F
+            case 0xF0: length = 4; low = 0x90
+            case 0xF1...0xF3: length = 4
+            case 0xF4: length = 4; high = 0x8F
+            default: return false
+            }
+            guard index + length <= count else { return false }
+            let second = bytes[index + 1]
+            guard second >= low, second <= high else { return false }
+            for offset in 2..<length where bytes[index + offset] & 0xC0 != 0x80 { return false }
+            index += length
+        }
+        return true
+    }
+
+    /// `-? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?`
+    private mutating func parseNumber(at position: Int) throws -> Int {
+        var cursor = position
+        func digits() throws {
+            let start = cursor
+            while cursor < bytes.count, bytes[cursor] >= 0x30, bytes[cursor] <= 0x39 { cursor += 1 }
+            guard cursor > start else { throw Invalid() }
+        }
+        if cursor < bytes.count, bytes[cursor] == 0x2D { cursor += 1 }
+        guard cursor < bytes.count else { throw Invalid() }
+        if bytes[cursor] == 0x30 {
+            cursor += 1
+        } else {
+            try digits()
+        }
+        if cursor < bytes.count, bytes[cursor] == 0x2E {
+            cursor += 1
+            try digits()
+        }
+        if cursor < bytes.count, bytes[cursor] == 0x65 || bytes[cursor] == 0x45 {
+            cursor += 1
+            if cursor < bytes.count, bytes[cursor] == 0x2B || bytes[cursor] == 0x2D { cursor += 1 }
+            try digits()
+        }
+        entries.append(Entry(kind: .number, start: Int32(position), end: Int32(cursor), next: Int32(entries.count + 1)))
+        return cursor
+    }
+
+    static func hexValue(_ byte: UInt8) -> UInt32? {
+        switch byte {
+        case 0x30...0x39: return UInt32(byte - 0x30)
+        case 0x41...0x46: return UInt32(byte - 0x41 + 10)
+        case 0x61...0x66: return UInt32(byte - 0x61 + 10)
+        default: return nil
+        }
+    }
+
+    // MARK: Reading values
+
+    /// The raw bytes of entry `index` (for a string, between its quotes).
+    func raw(_ index: Int) -> UnsafeRawBufferPointer {
+        let entry = entries[index]
+        return UnsafeRawBufferPointer(rebasing: bytes[Int(entry.start)..<Int(entry.end)])
+    }
+
+    /// Whether the string at `index` (unescaped, as keys in records are) equals `key`.
+    func stringEquals(_ index: Int, _ key: String) -> Bool {
+        let entry = entries[index]
+        guard !entry.escaped else { return (try? string(index)) == key }
+        var key = key
+        return key.withUTF8 { utf8 in
+            utf8.count == Int(entry.end - entry.start)
+                && (utf8.isEmpty || memcmp(utf8.baseAddress!, bytes.baseAddress! + Int(entry.start), utf8.count) == 0)
+        }
+    }
+
+    /// The string at `index`, unescaped; invalid UTF-8 or a surrogate escape is ``Invalid``.
+    func string(_ index: Int) throws -> String {
+        let entry = entries[index]
+        guard entry.kind == .string else { throw Invalid() }
+        let raw = self.raw(index)
+        // The bytes were checked by `parse`.
+        guard entry.escaped else { return String(decoding: raw, as: UTF8.self) }
+        var out: [UInt8] = []
+        out.reserveCapacity(raw.count)
+        var cursor = 0
+        while cursor < raw.count {
+            let byte = raw[cursor]
+            guard byte == 0x5C else { out.append(byte); cursor += 1; continue }
+            let code = raw[cursor + 1]
+            cursor += 2
+            switch code {
+            case 0x62: out.append(0x08)
+            case 0x66: out.append(0x0C)
+            case 0x6E: out.append(0x0A)
+            case 0x72: out.append(0x0D)
+            case 0x74: out.append(0x09)
+            case 0x75:
+                var scalar: UInt32 = 0
+                for offset in 0..<4 { scalar = scalar << 4 | Self.hexValue(raw[cursor + offset])! }
+                cursor += 4
+                // Surrogate pairs are rare in records; JSONDecoder reads them.
+                guard let value = Unicode.Scalar(scalar) else { throw Invalid() }
+                out.append(contentsOf: String(Character(value)).utf8)
+            default: out.append(code) // " \ /
+            }
+        }
+        guard let text = String(validating: out, as: UTF8.self) else { throw Invalid() }
+        return text
+    }
+
+    /// The number at `index` as an integer: plain integer text only (`12`, `-7`), within range.
+    func integer<T: FixedWidthInteger>(_ index: Int, as type: T.Type) throws -> T {
+        let entry = entries[index]
+        guard entry.kind == .number else { throw Invalid() }
+        let raw = self.raw(index)
+        var cursor = 0
+        let negative = raw[0] == 0x2D
+        if negative { cursor = 1 }
+        // "-0", fractions and exponents are left to JSONDecoder.
+        guard cursor < raw.count, !(negative && raw[cursor] == 0x30) else { throw Invalid() }
+        var magnitude: UInt64 = 0
+        while cursor < raw.count {
+            let digit = raw[cursor] &- 0x30
+            guard digit < 10 else { throw Invalid() }
+            let (times10, overflow1) = magnitude.multipliedReportingOverflow(by: 10)
+            let (sum, overflow2) = times10.addingReportingOverflow(UInt64(digit))
+            guard !overflow1, !overflow2 else { throw Invalid() }
+            magnitude = sum
+            cursor += 1
+        }
+        if negative {
+            guard T.isSigned, magnitude <= UInt64(T.max) + 1 else { throw Invalid() }
+            return magnitude == UInt64(T.max) + 1 ? T.min : 0 - T(magnitude)
+        }
+        guard let value = T(exactly: magnitude) else { throw Invalid() }
+        return value
+    }
+
+    /// The number at `index` as a Double: finite, and not a non-zero text that rounds to zero.
+    func double(_ index: Int) throws -> Double {
+        let (value, text) = try floatingPoint(index, as: Double.self)
+        guard value.isFinite, value != 0 || Self.isZero(text) else { throw Invalid() }
+        return value
+    }
+
+    /// The number at `index` as a Float, when reading it directly and through Double agree.
+    func float(_ index: Int) throws -> Float {
+        let (value, text) = try floatingPoint(index, as: Float.self)
+        guard value.isFinite, value != 0 || Self.isZero(text), let wide = Double(text), Float(wide) == value else { throw Invalid() }
+        return value
+    }
+
+    private func floatingPoint<T: LosslessStringConvertible>(_ index: Int, as type: T.Type) throws -> (T, Substring) {
+        guard entries[index].kind == .number else { throw Invalid() }
+        let text = Substring(decoding: raw(index), as: UTF8.self)
+        guard let value = T(String(text)) else { throw Invalid() }
+        return (value, text)
+    }
+
+    /// Whether a number's digits (before any exponent) are all zero.
+    private static func isZero(_ text: Substring) -> Bool {
+        for character in text {
+            if character == "e" || character == "E" { break }
+            if character.isNumber, character != "0" { return false }
+        }
+        return true
+    }
+}
