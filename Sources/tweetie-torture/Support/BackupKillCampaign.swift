@@ -23,17 +23,23 @@ final class BackupKillCampaign {
         rng = SplitMix64(seed: seed)
     }
 
-    /// Writes the source database, exports the reference and times one uninterrupted backup.
+    /// Writes the source database, exports the reference and times uninterrupted backups.
     func prepare(records: Int) throws {
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         try? FileManager.default.removeItem(atPath: source)
         try tweetie(["bench", "writes", "--db", source, "--records", "\(records)", "--batch", "1000", "--durability", "no-sync", "--format", "json"])
         reference = try tweetie(["export", "--db", source])
         let timed = directory + "/timed"
-        try? FileManager.default.removeItem(atPath: timed)
-        let started = Date()
-        try tweetie(["backup", timed, "--db", source])
-        summary.fullBackupMilliseconds = Int(Date().timeIntervalSince(started) * 1000)
+        // The fastest of three: the first backup reads a cold source, and on a loaded machine one
+        // slow run would stretch the kill window past every later backup's end (nothing killed).
+        var fastest = Int.max
+        for _ in 0..<3 {
+            try? FileManager.default.removeItem(atPath: timed)
+            let started = Date()
+            try tweetie(["backup", timed, "--db", source])
+            fastest = min(fastest, Int(Date().timeIntervalSince(started) * 1000))
+        }
+        summary.fullBackupMilliseconds = fastest
         summary.killWindowStartMilliseconds = summary.fullBackupMilliseconds * 2 / 5
         summary.killWindowMilliseconds = max(1, summary.fullBackupMilliseconds * 6 / 5)
         summary.backupBytes = (try? FileManager.default.attributesOfItem(atPath: timed + "/data.mdb")[.size] as? Int) ?? 0
