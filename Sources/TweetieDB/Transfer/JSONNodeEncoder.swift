@@ -85,10 +85,13 @@ final class JSONNodeEncoder: Encoder {
 
     /// The node of `value`, encoded under `key` (the whole value when `key` is nil).
     func box<T: Encodable>(_ value: T, key: (any CodingKey)?) throws -> JSONNode {
-        if let date = value as? Date { return .string(ISO8601.string(from: date)) }
-        if let url = value as? URL { return .string(url.absoluteString) }
-        if let data = value as? Data { return .string(data.base64EncodedString()) }
-        if value is Decimal { throw Unsupported() }
+        // Type comparisons, not casts: these are structs, so `T == Date` is `value as? Date`
+        // (an optional Date reaches here again, unwrapped, through Optional's encode), and a
+        // comparison costs a pointer test where a cast walks the runtime's conformance tables.
+        if T.self == Date.self { return .string(ISO8601.string(from: value as! Date)) }
+        if T.self == URL.self { return .string((value as! URL).absoluteString) }
+        if T.self == Data.self { return .string((value as! Data).base64EncodedString()) }
+        if T.self == Decimal.self { throw Unsupported() }
         let encoder = JSONNodeEncoder(parent: self, key: key)
         try value.encode(to: encoder)
         guard !encoder.failed, let node = encoder.node else { throw Unsupported() }

@@ -239,6 +239,8 @@ struct JSONTape {
     func stringEquals(_ index: Int, _ key: String) -> Bool {
         let entry = entries[index]
         guard !entry.escaped else { return (try? string(index)) == key }
+        // Most keys differ in length: that test needs no copy of the key's bytes.
+        guard key.utf8.count == Int(entry.end - entry.start) else { return false }
         var key = key
         return key.withUTF8 { utf8 in
             utf8.count == Int(entry.end - entry.start)

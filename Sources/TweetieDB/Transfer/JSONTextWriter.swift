@@ -1,3 +1,5 @@
+import Foundation
+
 /// Writes a ``JSONNode`` as JSON text exactly as `RecordJSON.encoder()` does: keys sorted by
 /// their UTF-8 bytes (equal `String`s are one key), no spaces, slashes not escaped, `"`, `\` and control characters escaped
 /// (`\b \t \n \f \r`, the others as `\u00xx`), everything else as UTF-8, floating-point numbers
@@ -23,7 +25,7 @@ struct JSONTextWriter {
         switch node {
         case .object(let object):
             // Compared by bytes: keys equal as Strings may sort differently (`é`, `e` + U+0301).
-            if object.keys.elementsEqual(lastKeys, by: { $0.utf8.elementsEqual($1.utf8) }) {
+            if object.keys.elementsEqual(lastKeys, by: Self.sameBytes) {
                 Self.writeObject(object, order: lastOrder, into: &out)
             } else {
                 let order = Self.sortedOrder(of: object.keys)
@@ -53,6 +55,14 @@ struct JSONTextWriter {
                 write(item, into: &out)
             }
             out.append(0x5D)
+        }
+    }
+
+    /// Whether two strings have the same UTF-8 bytes (not merely equal as `String`s).
+    private static func sameBytes(_ a: String, _ b: String) -> Bool {
+        var a = a, b = b
+        return a.withUTF8 { x in
+            b.withUTF8 { y in x.count == y.count && (x.isEmpty || memcmp(x.baseAddress!, y.baseAddress!, x.count) == 0) }
         }
     }
 
