@@ -44,6 +44,9 @@ public enum ChildProcess {
         return URL(fileURLWithPath: FileManager.default.currentDirectoryPath).appendingPathComponent(".build/debug/\(name)")
     }
 
+    /// Set once per test process: SIGPIPE ignored, so writes to a closed pipe return EPIPE.
+    private static let ignoreBrokenPipes: Void = { signal(SIGPIPE, SIG_IGN) }()
+
     /// Runs `executable arguments…` to completion, bounded by `timeout` seconds (then it is
     /// terminated and ``ProcessTimeout`` thrown). `stdin` is written and closed (an empty
     /// standard input when `nil`); `environment` adds or, with `nil`, removes variables.
@@ -59,9 +62,13 @@ public enum ChildProcess {
         process.standardOutput = out
         process.standardError = err
         process.standardInput = input
+        // A child that exits before reading all of its input (a failed import) must not take
+        // the whole test process down with SIGPIPE: the write then fails with EPIPE, which is
+        // ignored, and the child's status and stderr say what happened.
+        _ = ignoreBrokenPipes
         try process.run()
-        if let stdin { input.fileHandleForWriting.write(stdin) }
-        try input.fileHandleForWriting.close()
+        if let stdin { try? input.fileHandleForWriting.write(contentsOf: stdin) }
+        try? input.fileHandleForWriting.close()
         let collector = OutputCollector(out: out, err: err)
         let deadline = Date().addingTimeInterval(timeout)
         while process.isRunning {
