@@ -44,6 +44,10 @@ public struct QueryObservation<R: Record>: AsyncSequence, Sendable {
         private var core: LiveQueryCore<R, EncodedKey>?
         private var tree = RankedTree<EncodedKey, R>()
         private var window = RankedTree<EncodedKey, R>()
+        /// The results (and window) this iterator last replaced, kept until the next call to
+        /// ``next()``: when nothing else holds them, releasing them frees every node the new
+        /// version copied (each with up to 64 records), work that belongs after the delivery.
+        private var retired: (tree: RankedTree<EncodedKey, R>, window: RankedTree<EncodedKey, R>)?
         private var finished = false
 
         init(store: Store, query: Query<R>, fields: [ObservedField<R>]?) {
@@ -63,6 +67,7 @@ public struct QueryObservation<R: Record>: AsyncSequence, Sendable {
         /// ```
         public func next() async throws -> QueryChange<R>? {
             guard !finished else { return nil }
+            retired = nil
             do {
                 guard let core else { return try start() }
                 while true {
@@ -74,11 +79,13 @@ public struct QueryObservation<R: Record>: AsyncSequence, Sendable {
                     case .unchanged:
                         continue
                     case .reset(let rows):
+                        retired = (tree, window)
                         tree = RankedTree(sortedUniqueElements: rows.map { (key: $0.0, value: $0.1) })
                         window = windowOf(tree)
                         return QueryChange(results: QueryResults(tree: window), changeset: Changeset(), isInitial: true, sequence: core.lastSequence)
                     case .changes(let changes, let contentChanged):
                         let (newTree, changeset) = tree.applying(changes)
+                        retired = (tree, window)
                         tree = newTree
                         let result: Changeset
                         if query.isWindowed {
@@ -118,6 +125,7 @@ public struct QueryObservation<R: Record>: AsyncSequence, Sendable {
             core = nil
             tree = RankedTree()
             window = RankedTree()
+            retired = nil
         }
 
         private func windowOf(_ tree: RankedTree<EncodedKey, R>) -> RankedTree<EncodedKey, R> {

@@ -42,6 +42,9 @@ public struct SectionedQueryObservation<S: Hashable & Comparable & Sendable, R: 
         private var subscription: UInt64?
         private var core: LiveQueryCore<R, SectionedRowKey<S>>?
         private var results: Results?
+        /// The results last replaced, kept until the next call to ``next()`` so that releasing
+        /// them (freeing every node the new version copied) happens after the delivery.
+        private var retired: Results?
         private var finished = false
 
         init(_ observation: SectionedQueryObservation) {
@@ -64,6 +67,7 @@ public struct SectionedQueryObservation<S: Hashable & Comparable & Sendable, R: 
         /// ```
         public func next() async throws -> SectionedQueryChange<S, R>? {
             guard !finished else { return nil }
+            retired = nil
             do {
                 guard let core, let current = results else { return try start() }
                 var results = current
@@ -77,12 +81,14 @@ public struct SectionedQueryObservation<S: Hashable & Comparable & Sendable, R: 
                         continue
                     case .reset(let rows):
                         results = makeResults(rows)
+                        retired = self.results
                         self.results = results
                         return SectionedQueryChange(results: SectionedQueryResults(base: results), changeset: SectionedChangeset(),
                                                     isInitial: true, sequence: core.lastSequence)
                     case .changes(let changes, _):
                         let (next, changeset) = results.applying(changes)
                         results = next
+                        retired = self.results
                         self.results = next
                         if changeset.isEmpty { continue }
                         return SectionedQueryChange(results: SectionedQueryResults(base: next), changeset: changeset,
@@ -121,6 +127,7 @@ public struct SectionedQueryObservation<S: Hashable & Comparable & Sendable, R: 
             subscription = nil
             core = nil
             results = nil
+            retired = nil
         }
     }
 }
