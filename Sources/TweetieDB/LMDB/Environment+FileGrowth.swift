@@ -13,7 +13,8 @@ import Glibc
 /// extents, whose first write is a metadata change too — and synced. LMDB then writes its new
 /// pages over them: data only.
 ///
-/// The file grows by an eighth of its size (at least 64 KiB, at most 8 MiB), so it stays within
+/// The file grows by an eighth of its size (at least 64 KiB, at most 1 MiB, so the one commit that
+/// writes and syncs the zeros is not held up for long), so it stays within
 /// 1.125× of what LMDB uses plus one step, well inside RELIABILITY.md's file-size bound. A file
 /// longer than its last page is what LMDB itself leaves after freeing pages: the open-time
 /// truncation check, `verify` and backups read only up to the last committed page. A failure
@@ -28,7 +29,7 @@ extension Environment {
     /// ```swift
     /// Environment.fileGrowthStep(fileSize: 4 << 20) // 512 KiB
     /// ```
-    static func fileGrowthStep(fileSize: Int) -> Int { min(8 << 20, max(64 << 10, fileSize / 8)) }
+    static func fileGrowthStep(fileSize: Int) -> Int { min(1 << 20, max(64 << 10, fileSize / 8)) }
 
     /// Zeros for ``growFileAhead()`` to write, 64 KiB at a time.
     nonisolated(unsafe) private static let zeros = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 << 10, alignment: 4096).initializeMemory(as: UInt8.self, repeating: 0)
