@@ -40,6 +40,8 @@ let package = Package(
             path: "TweetieBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         ),
+        // Suite 2's small commits alone, to trace (strace, perf).
+        .executableTarget(name: "CommitLoop", dependencies: ["BenchSupport", .product(name: "TweetieDB", package: "TweetieDB")]),
         .executableTarget(
             name: "BenchCompare",
             dependencies: [

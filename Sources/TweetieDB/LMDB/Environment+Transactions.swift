@@ -59,21 +59,29 @@ extension Environment {
     /// ```
     @discardableResult
     func write<T: Sendable>(_ body: @escaping @Sendable (WriteTransaction) throws -> T) async throws -> T {
-        try Task.checkCancellation()
-        return try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
-            let outcome = writerThread.enqueue {
-                continuation.resume(with: Result { try self.withWriteTransaction { tx in try body(tx) } })
-            }
-            if let error = writerThreadError(outcome) { continuation.resume(throwing: error) }
-        }
+        try await write(body, afterCommit: { _ in })
     }
 
-    /// Runs `body` on the environment's writer thread without a transaction (used by the store to
-    /// serialize its own write bookkeeping with the environment's writes).
-    func onWriterThread<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
-        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
-            let outcome = writerThread.enqueue { continuation.resume(with: Result { try body() }) }
-            if let error = writerThreadError(outcome) { continuation.resume(throwing: error) }
+    /// Runs `body` in a write transaction on the environment's writer thread, then `afterCommit`
+    /// with its value on that thread once the commit is durable, before the caller resumes.
+    ///
+    /// Writes queued behind one another share one commit (``commitGroup(_:)``): `body` runs in a
+    /// transaction nested in the group's, sees the queued writes before it, and its throw undoes
+    /// only its own work. It may run more than once, as for ``write(_:)-96fr9``. `afterCommit`
+    /// runs once, and only for a write that committed.
+    ///
+    /// ```swift
+    /// let sequence = try await env.write({ tx in try appendEntry(tx) }, afterCommit: { notifier.didCommit(sequence: $0) })
+    /// ```
+    func write<T: Sendable>(_ body: @escaping @Sendable (WriteTransaction) throws -> T,
+                            afterCommit: @escaping @Sendable (T) -> Void) async throws -> T {
+        try Task.checkCancellation()
+        return try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
+            let write = QueuedWrite(environment: self, body: body) { result in
+                if case .success(let value) = result { afterCommit(value) }
+                continuation.resume(with: result)
+            }
+            if let error = writerThreadError(writerThread.enqueue(write)) { continuation.resume(throwing: error) }
         }
     }
 
@@ -127,16 +135,23 @@ extension Environment {
                 try growMap()
                 continue
             }
-            let code = LMDB.commit(context.handle)
-            context.isLive = false
-            finish(context)
-            if code == LMDB.mapFull {
-                try growMap()
-                continue
-            }
-            guard code == LMDB.success else { throw commitFailure(code) }
+            guard try commitOrGrow(context) else { continue }
             return result
         }
+    }
+
+    /// Commits the top-level write transaction `context`; returns `false` when the map filled, the
+    /// commit was undone and the map has grown (run the transaction again).
+    func commitOrGrow(_ context: TransactionContext) throws -> Bool {
+        let code = LMDB.commit(context.handle)
+        context.isLive = false
+        finish(context)
+        if code == LMDB.mapFull {
+            try growMap()
+            return false
+        }
+        guard code == LMDB.success else { throw commitFailure(code) }
+        return true
     }
 
     /// The error for a failed commit. LMDB reports a short write of its pages as EIO, which is
@@ -166,6 +181,7 @@ extension Environment {
             let (code, txn) = LMDB.beginTransaction(handle, readOnly: !write)
             if code == LMDB.success, let txn {
                 ThreadTransactions.didBegin(write: write)
+                if write { growFileAhead() }
                 return TransactionContext(environment: self, handle: txn, isWrite: write)
             }
             resizeLock.unlock()

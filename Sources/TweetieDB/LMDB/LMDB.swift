@@ -146,6 +146,12 @@ enum LMDB {
         return Int(stat.ms_psize)
     }
 
+    /// The descriptor LMDB reads and writes `data.mdb` through (`mdb_env_get_fd`), or -1.
+    static func dataFileDescriptor(_ env: EnvironmentHandle) -> Int32 {
+        var fd: mdb_filehandle_t = -1
+        return mdb_env_get_fd(env, &fd) == 0 ? fd : -1
+    }
+
     static func copy(_ env: EnvironmentHandle, to fileDescriptor: Int32, compact: Bool) -> Int32 {
         mdb_env_copyfd2(env, fileDescriptor, compact ? UInt32(MDB_CP_COMPACT) : 0)
     }
@@ -155,6 +161,14 @@ enum LMDB {
     static func beginTransaction(_ env: EnvironmentHandle, readOnly: Bool) -> (code: Int32, txn: TransactionHandle?) {
         var txn: OpaquePointer?
         let code = mdb_txn_begin(env, nil, readOnly ? UInt32(MDB_RDONLY) : 0, &txn)
+        return (code, txn)
+    }
+
+    /// Begins a write transaction nested in `parent` (which must not be used until it ends): its
+    /// commit merges into `parent`, its abort leaves `parent` as it was. Not with `MDB_WRITEMAP`.
+    static func beginNestedTransaction(_ env: EnvironmentHandle, parent: TransactionHandle) -> (code: Int32, txn: TransactionHandle?) {
+        var txn: OpaquePointer?
+        let code = mdb_txn_begin(env, parent, 0, &txn)
         return (code, txn)
     }
 

@@ -314,16 +314,9 @@ public final class Store: @unchecked Sendable {
     /// ```
     @discardableResult
     public func write<T>(_ body: (StoreWriter) throws -> T) throws -> T {
-        var sequence: UInt64?
-        let result = try environment.write { tx in
-            let writer = StoreWriter(store: self, transaction: tx)
-            let result = try body(writer)
-            sequence = try ChangeLog.append(writer.recorder.changes, maxListed: configuration.maxListedChangesPerCommit,
-                                            retention: configuration.changeLogRetention, in: tx, log: log, meta: meta)
-            return result
-        }
-        if let sequence { notifier.didCommit(sequence: sequence) }
-        return result
+        let committed = try environment.write { tx in try logged(body, in: tx) }
+        if let sequence = committed.sequence { notifier.didCommit(sequence: sequence) }
+        return committed.value
     }
 
     /// Runs `body` in a write transaction on the store's dedicated writer thread.
@@ -331,12 +324,20 @@ public final class Store: @unchecked Sendable {
     /// Like the synchronous `write`, **`body` may run more than once** (after the map grows), with
     /// the same rules for what it may do; it never runs across an `await`.
     ///
+    /// Async writes that queue up while the writer thread is busy share one durable commit (group
+    /// commit): each still runs in order, sees the writes queued before it, rolls back alone when it
+    /// throws, and gets its own change-log entry, and each caller resumes only once that commit is
+    /// on disk (at the store's ``StoreConfiguration/durability``). Many concurrent writers thus pay
+    /// for far fewer syncs than commits.
+    ///
     /// ```swift
     /// try await store.write { tx in try tx.add(contentsOf: tweets, update: .modified) }
     /// ```
     @discardableResult
     public func write<T: Sendable>(_ body: @escaping @Sendable (StoreWriter) throws -> T) async throws -> T {
-        try await environment.onWriterThread { try self.write(body) }
+        try await environment.write({ tx in try self.logged(body, in: tx) }, afterCommit: { committed in
+            if let sequence = committed.sequence { self.notifier.didCommit(sequence: sequence) }
+        }).value
     }
 
     // MARK: Collections
