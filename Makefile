@@ -93,11 +93,11 @@ DOCS_DIR ?= .build/docs
 docs: deps
 	@rm -rf $(DOCS_DIR) && mkdir -p $(DOCS_DIR)
 	@$(SWIFT) package --allow-writing-to-directory $(DOCS_DIR) generate-documentation \
-	  --target TweetieDB --target TweetieSync --output-path $(DOCS_DIR) --warnings-as-errors \
+	  --target TweetieDBCore --target TweetieDB --target TweetieSync --output-path $(DOCS_DIR) --warnings-as-errors \
 	  > $(DOCS_DIR)/docc.log 2>&1; status=$$?; cat $(DOCS_DIR)/docc.log; \
 	  if [ $$status -ne 0 ] || grep -E "warning:|error:" $(DOCS_DIR)/docc.log >/dev/null; then \
 	    echo "make: error: the documentation build failed or warned (see above, or $(DOCS_DIR)/docc.log)" >&2; exit 1; fi
-	@echo "documentation: $(DOCS_DIR)/TweetieDB.doccarchive, $(DOCS_DIR)/TweetieSync.doccarchive"
+	@echo "documentation: $(DOCS_DIR)/TweetieDBCore.doccarchive (the store), $(DOCS_DIR)/TweetieDB.doccarchive (the macros), $(DOCS_DIR)/TweetieSync.doccarchive"
 
 clean:
 	rm -rf .build .build-asan .build-tsan .build-fuzz .fuzz Benchmarks/.build

@@ -44,9 +44,16 @@ let package = Package(
             pkgConfig: "lmdb",
             providers: [.apt(["liblmdb-dev"])]
         ),
+        // The store, without the macros: it depends on nothing that needs swift-syntax, so it
+        // compiles while swift-syntax and the macro plugin do (a fresh `make demo` waited for them).
+        .target(
+            name: "TweetieDBCore",
+            dependencies: ["CLMDB"]
+        ),
+        // What users import: the `@Record` macros, and TweetieDBCore re-exported.
         .target(
             name: "TweetieDB",
-            dependencies: ["CLMDB", "TweetieDBMacros"]
+            dependencies: ["TweetieDBCore", "TweetieDBMacros"]
         ),
         .target(
             name: "TweetieSync",
@@ -83,7 +90,7 @@ let package = Package(
             name: "tweetie-fuzz",
             dependencies: ["TweetieDB", "TweetieFuzzing"]
         ),
-        .testTarget(name: "TweetieDBTests", dependencies: ["TweetieDB", "TweetieTestSupport"]),
+        .testTarget(name: "TweetieDBTests", dependencies: ["TweetieDB", "TweetieDBCore", "TweetieTestSupport"]),
         .testTarget(
             name: "TweetieCLITests",
             dependencies: ["TweetieSync", "tweetie-db", "TweetieTestSupport"]

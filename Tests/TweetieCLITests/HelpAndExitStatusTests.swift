@@ -2,7 +2,8 @@ import Foundation
 import Testing
 import TweetieTestSupport
 import TweetieSync
-@testable import TweetieDB
+import TweetieDB
+@testable import TweetieDBCore
 
 /// Issue 20, point 7: help leads with examples and says true things; unknown commands are usage
 /// errors with suggestions; exit statuses are documented and tell "verify found problems" from

@@ -1,7 +1,8 @@
 import Foundation
 import Testing
 import TweetieTestSupport
-@testable import TweetieDB
+import TweetieDB
+@testable import TweetieDBCore
 
 /// Issue 20, point 5: one output rule for every command — a table on a terminal, the command's
 /// machine format when piped (NDJSON for lists, JSON for reports), `--format` to choose, never cut

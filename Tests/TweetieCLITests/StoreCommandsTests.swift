@@ -2,7 +2,8 @@ import Foundation
 import Testing
 import TweetieSync
 import TweetieTestSupport
-@testable import TweetieDB
+import TweetieDB
+@testable import TweetieDBCore
 
 @Suite("tweetie-db store commands")
 struct StoreCommandsTests {

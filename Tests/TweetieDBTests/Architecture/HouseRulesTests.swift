@@ -52,22 +52,22 @@ struct HouseRulesTests {
     @Test func theSourcesAreFound() {
         // Guards the rules below against passing on an empty list.
         #expect(Self.sources.count > 100, "found \(Self.sources.count) Swift files under \(Repository.root.path)/Sources")
-        #expect(Self.sources.contains { $0.path == "Sources/TweetieDB/Record/Store.swift" })
+        #expect(Self.sources.contains { $0.path == "Sources/TweetieDBCore/Record/Store.swift" })
     }
 
-    @Test func onlyTweetieDBImportsCLMDB() {
+    @Test func onlyTweetieDBCoreImportsCLMDB() {
         let offenders = Self.sources.filter { file in
-            !file.path.hasPrefix("Sources/TweetieDB/") && file.lines.contains { $0.contains("import CLMDB") }
+            !file.path.hasPrefix("Sources/TweetieDBCore/") && file.lines.contains { $0.contains("import CLMDB") }
         }
-        #expect(offenders.isEmpty, "outside Sources/TweetieDB, only Store's API may be used: \(offenders)")
+        #expect(offenders.isEmpty, "outside Sources/TweetieDBCore, only Store's API may be used: \(offenders)")
     }
 
     @Test func nothingAboveTheStoreReachesTheLMDBLayer() {
         // The LMDB layer's types are internal; `@testable import` would be the way around that, and
-        // `.environment` the old public door into it. (Re-exporting TweetieDB, as TweetieSync does,
+        // `.environment` the old public door into it. (Re-exporting TweetieDBCore, as TweetieDB does,
         // re-exports only its public API.)
         let offenders = Self.sources.filter { file in
-            !file.path.hasPrefix("Sources/TweetieDB/") && file.lines.contains { line in
+            !file.path.hasPrefix("Sources/TweetieDBCore/") && file.lines.contains { line in
                 line.contains("@testable import") || line.contains("store.environment")
                     || line.contains("configuration.environment")
             }

@@ -3,7 +3,7 @@ import Testing
 import TweetieDB
 import TweetieTestSupport
 
-// The examples of the TweetieDB.docc articles (Getting Started, Records and Indexes, Live Queries
+// The examples of the TweetieDBCore.docc articles (Getting Started, Records and Indexes, Live Queries
 // and Changesets), written here as the articles show them so that they keep compiling and stay
 // true. An article's example changes here first. Only the public API is imported.
 

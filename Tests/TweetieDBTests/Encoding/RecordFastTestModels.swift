@@ -1,5 +1,6 @@
 import Foundation
-@testable import TweetieDB
+import TweetieDB
+@testable import TweetieDBCore
 import TweetieTestSupport
 
 /// A tweet-like record with synthesized `Codable` and a hand-written ``RecordCodable``.

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
-@testable import TweetieDB
+import TweetieDB
+@testable import TweetieDBCore
 
 /// A record with only a `[String]` field, written and read by the fast path.
 private struct Tagged: Codable, RecordCodable, Equatable {

@@ -3,7 +3,8 @@ import Testing
 #if canImport(Glibc)
 import Glibc
 #endif
-@testable import TweetieDB
+import TweetieDB
+@testable import TweetieDBCore
 import TweetieTestSupport
 
 @Suite("LMDB reader table and free list")

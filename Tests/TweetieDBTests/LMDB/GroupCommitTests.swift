@@ -2,7 +2,8 @@ import Foundation
 import Synchronization
 import Testing
 import TweetieTestSupport
-@testable import TweetieDB
+import TweetieDB
+@testable import TweetieDBCore
 
 /// Group commit: async writes queued while the writer thread is busy share one commit, and behave
 /// as if they had run one after another.

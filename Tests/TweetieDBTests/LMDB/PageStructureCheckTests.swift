@@ -1,6 +1,7 @@
 import Foundation
 import Testing
-@testable import TweetieDB
+import TweetieDB
+@testable import TweetieDBCore
 import TweetieTestSupport
 
 /// `Store.verify()` in process on damaged `data.mdb` files: the page check reads the file with

@@ -1,7 +1,8 @@
 import Foundation
 import Synchronization
 import Testing
-@testable import TweetieDB
+import TweetieDB
+@testable import TweetieDBCore
 import TweetieTestSupport
 
 /// Holds read transactions open, each on its own thread, until ``release()``: a crowd of slow

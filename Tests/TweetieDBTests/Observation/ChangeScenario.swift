@@ -1,4 +1,5 @@
-@testable import TweetieDB
+import TweetieDB
+@testable import TweetieDBCore
 import TweetieTestSupport
 
 /// A row key with many ties: (day, rank) with the record id as tie breaker.

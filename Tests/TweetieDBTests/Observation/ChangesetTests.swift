@@ -1,5 +1,6 @@
 import Testing
-@testable import TweetieDB
+import TweetieDB
+@testable import TweetieDBCore
 
 @Suite("Changeset")
 struct ChangesetTests {

@@ -1,7 +1,8 @@
 import Foundation
 import Synchronization
 import Testing
-@testable import TweetieDB
+import TweetieDB
+@testable import TweetieDBCore
 import TweetieTestSupport
 
 /// Each cross-process wake-up path alone: the notify file (inotify, poll off) and the snapshot

@@ -4,7 +4,8 @@ import Testing
 #if canImport(Glibc)
 import Glibc
 #endif
-@testable import TweetieDB
+import TweetieDB
+@testable import TweetieDBCore
 import TweetieTestSupport
 
 @Suite("Live queries keep their read transactions short")

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
-@testable import TweetieDB
+import TweetieDB
+@testable import TweetieDBCore
 import TweetieTestSupport
 
 /// A record sorted by a secondary index on a field that narrowed observations do not watch.

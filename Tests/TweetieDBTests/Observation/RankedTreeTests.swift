@@ -1,5 +1,6 @@
 import Testing
-@testable import TweetieDB
+import TweetieDB
+@testable import TweetieDBCore
 import TweetieTestSupport
 
 @Suite("RankedTree")

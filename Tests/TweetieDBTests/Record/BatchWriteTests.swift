@@ -1,7 +1,8 @@
 import Foundation
 import Synchronization
 import Testing
-@testable import TweetieDB
+import TweetieDB
+@testable import TweetieDBCore
 import TweetieTestSupport
 
 /// A record whose non-unique index entries, for ids arriving in ascending order, ascend

@@ -1,7 +1,8 @@
 import Foundation
 import Testing
 import TweetieTestSupport
-@testable import TweetieDB
+import TweetieDB
+@testable import TweetieDBCore
 
 /// Store writes that share one commit keep the change log and the observers exact.
 @Suite("Store group commit")

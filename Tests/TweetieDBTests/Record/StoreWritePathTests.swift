@@ -1,6 +1,7 @@
 import Foundation
 import Testing
-@testable import TweetieDB
+import TweetieDB
+@testable import TweetieDBCore
 
 /// A record that says which decoding path built it.
 private struct Probe: Record, RecordCodable, Identifiable, Hashable {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
-@testable import TweetieDB
+import TweetieDB
+@testable import TweetieDBCore
 
 /// What `Store.write` documents about its body running more than once after the map grows.
 @Suite("A write body that runs again")

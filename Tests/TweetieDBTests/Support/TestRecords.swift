@@ -1,5 +1,6 @@
 import Foundation
-@testable import TweetieDB
+import TweetieDB
+@testable import TweetieDBCore
 
 /// A tweet-shaped record with the two real secondary indexes.
 struct Post: Record, Identifiable, Hashable {

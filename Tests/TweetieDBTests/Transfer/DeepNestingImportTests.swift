@@ -1,6 +1,7 @@
 import Foundation
 import Testing
-@testable import TweetieDB
+import TweetieDB
+@testable import TweetieDBCore
 
 /// Found by fuzzing: `JSONDecoder` (FoundationEssentials, Swift 6.3) traps on 513 opening
 /// brackets that end the input. The import refuses such lines, clearly, before parsing them.

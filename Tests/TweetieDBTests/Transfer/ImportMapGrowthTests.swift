@@ -1,7 +1,8 @@
 import Foundation
 import Synchronization
 import Testing
-@testable import TweetieDB
+import TweetieDB
+@testable import TweetieDBCore
 
 /// An import whose records outgrow the map: its write body runs again after the map grows, and
 /// must read every record again (issue 19), from a regular file and from a pipe alike.

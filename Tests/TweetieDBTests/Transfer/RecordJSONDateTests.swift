@@ -1,6 +1,7 @@
 import Foundation
 import Testing
-@testable import TweetieDB
+import TweetieDB
+@testable import TweetieDBCore
 
 /// Record JSON dates are written with gmtime (proleptic Gregorian) and must read back unchanged,
 /// including before the Gregorian reform of 1582 (found by fuzzing: a tweet dated year 18 moved

@@ -3,7 +3,8 @@
 import Foundation
 import Testing
 import TweetieTestSupport
-@testable import TweetieDB
+import TweetieDB
+@testable import TweetieDBCore
 
 /// RecordJSONReader must answer exactly as `RecordJSON.decoder()` does — the same value, or a
 /// failure — on any text, valid or not: an import accepts and refuses by it.

@@ -3,7 +3,8 @@
 import Foundation
 import Testing
 import TweetieTestSupport
-@testable import TweetieDB
+import TweetieDB
+@testable import TweetieDBCore
 
 /// RecordJSONWriter must write exactly what `RecordJSON.encoder()` writes: exports are compared
 /// byte for byte across runs, and either may write a given value.

@@ -1,5 +1,7 @@
-/// Makes a struct a record: adds the ``Record`` conformance (collection name, `@Indexed`
-/// indexes), the fast ``RecordCodable`` codec for its stored properties, and a `Codable`
+import TweetieDBCore
+
+/// Makes a struct a record: adds the `Record` conformance (collection name, `@Indexed`
+/// indexes), the fast `RecordCodable` codec for its stored properties, and a `Codable`
 /// conformance that writes the same fields under the same names.
 ///
 /// The collection is named after the type; `indexes` is optional. The stored form is the one
@@ -47,7 +49,7 @@ public macro Indexed(unique: Bool = false, order: SortOrder = .ascending) =
 
 /// Marks a `String` or `[String]` property of a `@Record` struct whose values many records
 /// repeat (a name, an avatar URL, a language code): within one scan, equal values share one
-/// storage (``RecordField/decodeShared(_:)-(String.Type)``). For unique text it only costs time.
+/// storage (`RecordField.decodeShared(_:)`). For unique text it only costs time.
 ///
 /// ```swift
 /// @Interned var username: String
