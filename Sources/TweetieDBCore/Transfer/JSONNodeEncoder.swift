@@ -181,19 +181,19 @@ final class JSONNodeEncoder: Encoder {
         mutating func encode(_ value: UInt32) throws { array.items.append(.uint(UInt64(value))) }
         mutating func encode(_ value: UInt64) throws { array.items.append(.uint(value)) }
         mutating func encode<T: Encodable>(_ value: T) throws {
-            array.items.append(try encoder.box(value, key: IndexKey(intValue: array.items.count)))
+            array.items.append(try encoder.box(value, key: RecordCodingKey(index: array.items.count)))
         }
 
         mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type) -> KeyedEncodingContainer<NestedKey> {
             let object = JSONObjectNode()
-            let key = IndexKey(intValue: array.items.count)
+            let key = RecordCodingKey(index: array.items.count)
             array.items.append(.object(object))
             return KeyedEncodingContainer(KeyedContainer<NestedKey>(encoder: JSONNodeEncoder(parent: encoder, key: key), object: object))
         }
 
         mutating func nestedUnkeyedContainer() -> any UnkeyedEncodingContainer {
             let nested = JSONArrayNode()
-            let key = IndexKey(intValue: array.items.count)
+            let key = RecordCodingKey(index: array.items.count)
             array.items.append(.array(nested))
             return UnkeyedContainer(encoder: JSONNodeEncoder(parent: encoder, key: key), array: nested)
         }
@@ -224,13 +224,5 @@ final class JSONNodeEncoder: Encoder {
         mutating func encode(_ value: UInt32) throws { try encoder.setSingle(.uint(UInt64(value))) }
         mutating func encode(_ value: UInt64) throws { try encoder.setSingle(.uint(value)) }
         mutating func encode<T: Encodable>(_ value: T) throws { try encoder.setSingle(try encoder.box(value, key: nil)) }
-    }
-
-    /// The coding key of an array element.
-    private struct IndexKey: CodingKey {
-        var intValue: Int?
-        var stringValue: String { "Index \(intValue ?? 0)" }
-        init(intValue: Int) { self.intValue = intValue }
-        init?(stringValue: String) { nil }
     }
 }

@@ -256,17 +256,17 @@ final class JSONTapeDecoder: Decoder {
         mutating func decode(_ type: UInt32.Type) throws -> UInt32 { try decoder.decodeInteger(at: try take(), as: UInt32.self) }
         mutating func decode(_ type: UInt64.Type) throws -> UInt64 { try decoder.decodeInteger(at: try take(), as: UInt64.self) }
         mutating func decode<T: Decodable>(_ type: T.Type) throws -> T {
-            let key = IndexKey(intValue: currentIndex)
+            let key = RecordCodingKey(index: currentIndex)
             return try decoder.decode(T.self, at: try take(), key: key)
         }
 
         mutating func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type) throws -> KeyedDecodingContainer<NestedKey> {
-            let key = IndexKey(intValue: currentIndex)
+            let key = RecordCodingKey(index: currentIndex)
             return try JSONTapeDecoder(state: decoder.state, index: try take(), parent: decoder, key: key).container(keyedBy: NestedKey.self)
         }
 
         mutating func nestedUnkeyedContainer() throws -> any UnkeyedDecodingContainer {
-            let key = IndexKey(intValue: currentIndex)
+            let key = RecordCodingKey(index: currentIndex)
             return try JSONTapeDecoder(state: decoder.state, index: try take(), parent: decoder, key: key).unkeyedContainer()
         }
 
@@ -294,13 +294,5 @@ final class JSONTapeDecoder: Decoder {
         func decode(_ type: UInt32.Type) throws -> UInt32 { try decoder.decodeInteger(at: index, as: UInt32.self) }
         func decode(_ type: UInt64.Type) throws -> UInt64 { try decoder.decodeInteger(at: index, as: UInt64.self) }
         func decode<T: Decodable>(_ type: T.Type) throws -> T { try decoder.decode(T.self, at: index, key: nil) }
-    }
-
-    /// The coding key of an array element.
-    private struct IndexKey: CodingKey {
-        var intValue: Int?
-        var stringValue: String { "Index \(intValue ?? 0)" }
-        init(intValue: Int) { self.intValue = intValue }
-        init?(stringValue: String) { nil }
     }
 }
