@@ -42,6 +42,8 @@ let package = Package(
         ),
         // Suite 2's small commits alone, to trace (strace, perf).
         .executableTarget(name: "CommitLoop", dependencies: ["BenchSupport", .product(name: "TweetieDB", package: "TweetieDB")]),
+        // Suite 6's export and import alone, to profile.
+        .executableTarget(name: "TransferLoop", dependencies: ["BenchSupport", .product(name: "TweetieDB", package: "TweetieDB")]),
         .executableTarget(
             name: "BenchCompare",
             dependencies: [
