@@ -29,7 +29,8 @@ final class CollectionDescriptor: @unchecked Sendable {
     /// A JSON object decoded, validated and encoded for storage: the primary key, the record
     /// bytes and the record's index entries (index position, LMDB key, LMDB value).
     /// Safe to call from several threads at once, each with its own reader.
-    let fromJSON: (_ json: UnsafeRawBufferPointer, _ reader: inout RecordJSONReader) throws -> (primaryKey: [UInt8], bytes: [UInt8], indexEntries: [(Int, [UInt8], [UInt8])])
+    /// `parsed` is the JSON's tape when the caller has parsed it already.
+    let fromJSON: (_ json: UnsafeRawBufferPointer, _ parsed: JSONTape?, _ reader: inout RecordJSONReader) throws -> (primaryKey: [UInt8], bytes: [UInt8], indexEntries: [(Int, [UInt8], [UInt8])])
     /// A human-readable primary key.
     @usableFromInline let describeKey: (_ primaryKey: [UInt8]) -> String
 
@@ -42,23 +43,20 @@ final class CollectionDescriptor: @unchecked Sendable {
         self.records = records
         self.indexDatabases = indexDatabases
         indexIsUnique = R.indexes.map(\.isUnique)
+        // The closures run unspecialized (the record type is only known generically here), so
+        // they read the indexes captured once and walk them in a plain loop: `R.indexes` and
+        // `enumerated().map` cost more in generic metadata and copies than the entries themselves.
+        let indexList = R.indexes
         indexEntries = { bytes, primaryKey in
-            let record = try RecordDecoder().decode(R.self, from: bytes)
-            return R.indexes.enumerated().map { position, index in
-                let entry = CollectionDescriptor.indexEntry(index.value(of: record), primaryKey: primaryKey, unique: index.isUnique)
-                return (position, entry.key, entry.value)
-            }
+            CollectionDescriptor.entries(of: try RecordDecoder().decode(R.self, from: bytes), indexes: indexList, primaryKey: primaryKey)
         }
         appendJSON = { bytes, writer, out in
             try writer.append(try RecordDecoder().decode(R.self, from: bytes), to: &out)
         }
-        fromJSON = { json, reader in
-            let record = try reader.decode(R.self, from: json)
+        fromJSON = { json, parsed, reader in
+            let record = try reader.decode(R.self, from: json, parsed: parsed)
             let primaryKey = record.encodedPrimaryKey
-            let entries = R.indexes.enumerated().map { position, index in
-                let entry = CollectionDescriptor.indexEntry(index.value(of: record), primaryKey: primaryKey, unique: index.isUnique)
-                return (position, entry.key, entry.value)
-            }
+            let entries = CollectionDescriptor.entries(of: record, indexes: indexList, primaryKey: primaryKey)
             return (primaryKey, try RecordEncoder().encode(record), entries)
         }
         describeKey = { primaryKey in
@@ -66,6 +64,20 @@ final class CollectionDescriptor: @unchecked Sendable {
             if let key = try? decoder.decode(R.PrimaryKey.self) { return "\(key)" }
             return primaryKey.map { String(format: "%02x", $0) }.joined()
         }
+    }
+
+    /// The index entries (index position, LMDB key, LMDB value) of `record` under `primaryKey`.
+    static func entries<R: Record>(of record: R, indexes: [Index<R>], primaryKey: [UInt8]) -> [(Int, [UInt8], [UInt8])] {
+        var entries: [(Int, [UInt8], [UInt8])] = []
+        entries.reserveCapacity(indexes.count)
+        indexes.withUnsafeBufferPointer { indexes in
+            for position in indexes.indices {
+                var encoder = KeyEncoder()
+                indexes[position].appendEntryKey(of: record, primaryKey: primaryKey, to: &encoder)
+                entries.append((position, encoder.bytes, primaryKey))
+            }
+        }
+        return entries
     }
 
     /// The LMDB key and value of an index entry: a non-unique index appends the primary key to the

@@ -15,7 +15,7 @@ import Foundation
 /// ```swift
 /// var batch = ImportBatch(descriptors: collectionsByName, expected: ["tweets"])
 /// batch.append(lineBytes, number: 2)
-/// for result in batch.decode() { … }
+/// try batch.decode { number, result in … }
 /// ```
 struct ImportBatch {
     /// What a line decodes to.
@@ -34,6 +34,8 @@ struct ImportBatch {
     private let context: Context
     private var lines: [(number: Int, bytes: [UInt8])] = []
     private var readers: [RecordJSONReader]
+    /// Each line's outcome, by position in `lines` (kept between batches for its capacity).
+    private var results: [Result<Decoded, TransferError>?] = []
 
     /// A batch for the collections a header announced (`expected`), among those the store has.
     init(descriptors: [String: CollectionDescriptor], expected: [String],
@@ -42,6 +44,7 @@ struct ImportBatch {
         context = Context(descriptors: descriptors, expected: expected)
         readers = Array(repeating: RecordJSONReader(), count: self.workers)
         lines.reserveCapacity(self.workers * Self.linesPerWorker)
+        results.reserveCapacity(self.workers * Self.linesPerWorker)
     }
 
     var count: Int { lines.count }
@@ -52,12 +55,15 @@ struct ImportBatch {
         lines.append((number, bytes))
     }
 
-    /// Decodes the lines added since the last call, each to its record or to its problem, in
-    /// line order, and empties the batch.
-    mutating func decode() -> [(number: Int, result: Result<Decoded, TransferError>)] {
-        defer { lines.removeAll(keepingCapacity: true) }
-        guard !lines.isEmpty else { return [] }
-        var results = [Result<Decoded, TransferError>?](repeating: nil, count: lines.count)
+    /// Decodes the lines added since the last call, each to its record or to its problem, passes
+    /// them to `body` in line order up to the first problem, and empties the batch.
+    mutating func decode(_ body: (_ number: Int, _ result: Result<Decoded, TransferError>) throws -> Void) rethrows {
+        defer {
+            lines.removeAll(keepingCapacity: true)
+            results.removeAll(keepingCapacity: true)
+        }
+        guard !lines.isEmpty else { return }
+        results.append(contentsOf: repeatElement(nil, count: lines.count))
         let slices = min(workers, lines.count)
         let perSlice = (lines.count + slices - 1) / slices
         lines.withUnsafeBufferPointer { lines in
@@ -74,14 +80,12 @@ struct ImportBatch {
         }
         // In line order, up to the first problem (a slice stops at its first; what follows it is
         // not needed, because that line stops the import).
-        var ordered: [(number: Int, result: Result<Decoded, TransferError>)] = []
-        ordered.reserveCapacity(lines.count)
-        for (line, result) in zip(lines, results) {
-            guard let result else { break }
-            ordered.append((line.number, result))
-            if case .failure = result { break }
+        for index in lines.indices {
+            guard let result = results[index] else { return }
+            results[index] = nil
+            try body(lines[index].number, result)
+            if case .failure = result { return }
         }
-        return ordered
     }
 
     /// What the workers read: the store's collections and the header's.
@@ -92,17 +96,35 @@ struct ImportBatch {
         /// One line's checks, in the order a one-at-a-time import makes them: the line's shape,
         /// its collection, its record.
         func decode(_ bytes: [UInt8], line: Int, reader: inout RecordJSONReader) throws -> Decoded {
+            // One pass for a line in the export's own layout whose record parses with every key
+            // distinct and within the nesting limit (the wrapper object counted): nothing the
+            // checks below could refuse in its shape. Any other line takes them, in order.
+            let fast = try bytes.withUnsafeBytes { text -> Decoded? in
+                guard let (name, range) = Store.exportLayout(text) else { return nil }
+                let json = UnsafeRawBufferPointer(rebasing: text[range])
+                guard let tape = try? JSONTape.parse(json, depth: 1, rejectingAmbiguousKeys: true) else { return nil }
+                return try decode(json, parsed: tape, collection: name, line: line, reader: &reader)
+            }
+            if let fast { return fast }
             let (collection, recordJSON) = try Store.splitRecordLine(bytes, line: line)
+            return try recordJSON.withUnsafeBytes { json in
+                try decode(json, parsed: nil, collection: collection, line: line, reader: &reader)
+            }
+        }
+
+        /// The checks after the line's shape: its collection, its record.
+        private func decode(_ json: UnsafeRawBufferPointer, parsed: JSONTape?, collection: String, line: Int,
+                            reader: inout RecordJSONReader) throws -> Decoded {
             guard let descriptor = descriptors[collection], expected.contains(collection) else {
                 throw TransferError(line: line, reason: "unknown collection '\(collection)' (the header lists: \(expected.joined(separator: ", ")))")
             }
             do {
-                let (primaryKey, record, indexEntries) = try recordJSON.withUnsafeBytes { try descriptor.fromJSON($0, &reader) }
+                let (primaryKey, record, indexEntries) = try descriptor.fromJSON(json, parsed, &reader)
                 return Decoded(collection: collection, descriptor: descriptor, primaryKey: primaryKey, record: record, indexEntries: indexEntries)
             } catch let error as DecodingError {
-                let number = JSONNumberDiagnosis.explain(error, json: Data(recordJSON)) { json in
+                let number = JSONNumberDiagnosis.explain(error, json: Data(json)) { json in
                     var reader = RecordJSONReader()
-                    _ = try json.withUnsafeBytes { try descriptor.fromJSON($0, &reader) }
+                    _ = try json.withUnsafeBytes { try descriptor.fromJSON($0, nil, &reader) }
                 }
                 throw TransferError(line: line, reason: "the record is not a valid \(descriptor.typeName): \(number ?? Store.explain(error))")
             } catch {

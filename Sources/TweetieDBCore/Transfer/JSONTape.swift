@@ -39,20 +39,60 @@ struct JSONTape {
 
     let bytes: UnsafeRawBufferPointer
     private(set) var entries: [Entry] = []
+    /// Whether an object whose keys cannot be told apart by their bytes alone is ``Invalid``:
+    /// one with two keys of the same bytes, an escaped key, or more than
+    /// ``duplicateCheckLimit`` keys.
+    let rejectsAmbiguousKeys: Bool
 
-    private init(bytes: UnsafeRawBufferPointer) {
+    /// The most keys of one object that `rejectingAmbiguousKeys` compares pairwise.
+    static let duplicateCheckLimit = 32
+
+    private init(bytes: UnsafeRawBufferPointer, rejectsAmbiguousKeys: Bool) {
         self.bytes = bytes
+        self.rejectsAmbiguousKeys = rejectsAmbiguousKeys
         entries.reserveCapacity(64)
     }
 
     /// Parses one JSON text (an object, array or scalar, with whitespace around it).
-    static func parse(_ bytes: UnsafeRawBufferPointer) throws -> JSONTape {
+    ///
+    /// `depth` is how many containers enclose the text (it is part of a larger document): with
+    /// them, at most `JSONNesting.maximumDepth` containers nest, as ``JSONStructure`` counts. With
+    /// `rejectingAmbiguousKeys`, an object with a key that appears twice (or that this parser
+    /// does not compare: escaped, or one of over ``duplicateCheckLimit``) is ``Invalid`` — what
+    /// an import's one-pass fast path asks, leaving every such line to its exact checks.
+    static func parse(_ bytes: UnsafeRawBufferPointer, depth: Int = 0, rejectingAmbiguousKeys: Bool = false) throws -> JSONTape {
         guard bytes.count < Int32.max else { throw Invalid() }
-        var tape = JSONTape(bytes: bytes)
+        var tape = JSONTape(bytes: bytes, rejectsAmbiguousKeys: rejectingAmbiguousKeys)
         var position = tape.skipWhitespace(0)
-        position = try tape.parseValue(at: position, depth: 0)
+        position = try tape.parseValue(at: position, depth: depth)
         guard tape.skipWhitespace(position) == bytes.count else { throw Invalid() }
         return tape
+    }
+
+    /// Throws ``Invalid`` when two keys of the object at `index` (just parsed) have the same
+    /// bytes, or one is escaped, or it has more than ``duplicateCheckLimit`` keys.
+    private func checkKeysDistinct(ofObjectAt index: Int) throws {
+        try entries.withUnsafeBufferPointer { entries in
+            let end = Int(entries[index].next)
+            var member = index + 1
+            var count = 0
+            while member < end {
+                let key = entries[member]
+                count += 1
+                guard !key.escaped, count <= Self.duplicateCheckLimit else { throw Invalid() }
+                let length = key.end - key.start
+                var other = index + 1
+                while other < member {
+                    let earlier = entries[other]
+                    if earlier.end - earlier.start == length,
+                       memcmp(bytes.baseAddress! + Int(earlier.start), bytes.baseAddress! + Int(key.start), Int(length)) == 0 {
+                        throw Invalid()
+                    }
+                    other = Int(entries[other + 1].next)
+                }
+                member = Int(entries[member + 1].next)
+            }
+        }
     }
 
     private func skipWhitespace(_ start: Int) -> Int {
@@ -68,9 +108,11 @@ struct JSONTape {
 
     /// Parses the value at `position`; returns the position after it.
     private mutating func parseValue(at position: Int, depth: Int) throws -> Int {
-        guard position < bytes.count, depth <= JSONNesting.maximumDepth else { throw Invalid() }
+        guard position < bytes.count else { throw Invalid() }
         let index = entries.count
         switch bytes[position] {
+        case 0x7B where depth >= JSONNesting.maximumDepth, 0x5B where depth >= JSONNesting.maximumDepth:
+            throw Invalid() // as JSONStructure counts: at most `maximumDepth` containers, one in another
         case 0x7B: // {
             entries.append(Entry(kind: .object, start: Int32(position)))
             var cursor = skipWhitespace(position + 1)
@@ -91,6 +133,7 @@ struct JSONTape {
             }
             entries[index].end = Int32(cursor)
             entries[index].next = Int32(entries.count)
+            if rejectsAmbiguousKeys { try checkKeysDistinct(ofObjectAt: index) }
             return cursor
         case 0x5B: // [
             entries.append(Entry(kind: .array, start: Int32(position)))
@@ -233,19 +276,6 @@ struct JSONTape {
     func raw(_ index: Int) -> UnsafeRawBufferPointer {
         let entry = entries[index]
         return UnsafeRawBufferPointer(rebasing: bytes[Int(entry.start)..<Int(entry.end)])
-    }
-
-    /// Whether the string at `index` (unescaped, as keys in records are) equals `key`.
-    func stringEquals(_ index: Int, _ key: String) -> Bool {
-        let entry = entries[index]
-        guard !entry.escaped else { return (try? string(index)) == key }
-        // Most keys differ in length: that test needs no copy of the key's bytes.
-        guard key.utf8.count == Int(entry.end - entry.start) else { return false }
-        var key = key
-        return key.withUTF8 { utf8 in
-            utf8.count == Int(entry.end - entry.start)
-                && (utf8.isEmpty || memcmp(utf8.baseAddress!, bytes.baseAddress! + Int(entry.start), utf8.count) == 0)
-        }
     }
 
     /// The string at `index`, unescaped; invalid UTF-8 or a surrogate escape is ``Invalid``.

@@ -24,6 +24,8 @@ final class JSONTapeDecoder: Decoder {
 
     let state: State
     let index: Int
+    /// For an object, the tape index of the key its keyed container found last (0: none yet).
+    var lastKey = 0
     private let parent: JSONTapeDecoder?
     private let key: (any CodingKey)?
 
@@ -124,16 +126,10 @@ final class JSONTapeDecoder: Decoder {
 
         /// The tape index of the value under `key`, or nil.
         private func find(_ key: Key) -> Int? {
-            let tape = self.tape
-            let end = Int(tape.entries[decoder.index].next)
-            let name = key.stringValue
-            var member = decoder.index + 1
-            while member < end {
-                let value = member + 1
-                if tape.stringEquals(member, name) { return value }
-                member = Int(tape.entries[value].next)
-            }
-            return nil
+            var name = key.stringValue
+            let found = name.withUTF8 { decoder.state.tape.member(of: decoder.index, named: $0, near: decoder.lastKey) }
+            if let found { decoder.lastKey = found - 1 }
+            return found
         }
 
         private func require(_ key: Key) throws -> Int {

@@ -45,10 +45,14 @@ struct LineReader {
     /// The next line, or `nil` at the end of the input.
     mutating func next() throws -> Line? {
         while true {
-            if let newline = buffer[start..<end].firstIndex(of: 0x0A) {
-                let line = Array(buffer[start..<newline])
+            let newline = buffer.withUnsafeBufferPointer { p in
+                memchr(p.baseAddress! + start, 0x0A, end - start).map { UnsafeRawPointer($0) - UnsafeRawPointer(p.baseAddress!) }
+            }
+            if let newline {
+                let count = newline - start
                 start = newline + 1
-                return line.count > maxLineBytes ? .tooLong : .line(line)
+                guard count <= maxLineBytes else { return .tooLong }
+                return .line(buffer.withUnsafeBufferPointer { Array(UnsafeBufferPointer(rebasing: $0[(newline - count)..<newline])) })
             }
             if end - start > maxLineBytes { return .tooLong }
             if eof {

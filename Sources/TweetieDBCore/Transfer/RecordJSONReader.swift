@@ -32,7 +32,13 @@ package struct RecordJSONReader {
     /// let tweet = try reader.decode(Tweet.self, from: lineBytes)
     /// ```
     package mutating func decode<T: Decodable>(_ type: T.Type, from bytes: UnsafeRawBufferPointer) throws -> T {
-        if let tape = try? JSONTape.parse(bytes) {
+        try decode(T.self, from: bytes, parsed: nil)
+    }
+
+    /// ``decode(_:from:)-(_,UnsafeRawBufferPointer)`` with the text's tape, when the caller has
+    /// parsed it already (`nil`: parse it here).
+    mutating func decode<T: Decodable>(_ type: T.Type, from bytes: UnsafeRawBufferPointer, parsed: JSONTape?) throws -> T {
+        if let tape = parsed ?? (try? JSONTape.parse(bytes)) {
             let state = JSONTapeDecoder.State(tape: tape)
             let value = try? JSONTapeDecoder(state: state, index: 0).decode(T.self, at: 0, key: nil)
             if let value, !state.failed { return value }

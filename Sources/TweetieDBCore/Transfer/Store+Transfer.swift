@@ -107,7 +107,7 @@ extension Store {
             // and the records are read again from the first one.
             try input.rewind()
             var summary = ImportSummary()
-            var seen: [String: Set<[UInt8]>] = [:]
+            var seen = ImportKeySet()
             if mode == .replace {
                 for name in collectionNames {
                     try writer.deleteAll(in: collectionsByName[name]!)
@@ -144,9 +144,9 @@ extension Store {
                     }
                     if readProblem != nil { ended = true; break }
                 }
-                for (number, result) in batch.decode() {
+                try batch.decode { number, result in
                     let decoded = try result.get()
-                    guard seen[decoded.collection, default: []].insert(decoded.primaryKey).inserted else {
+                    guard seen.insert(decoded.primaryKey, into: decoded.descriptor) else {
                         throw TransferError(line: number, reason: "duplicate key \(decoded.descriptor.describeKey(decoded.primaryKey)) in collection '\(decoded.collection)' (it appeared earlier in the file)")
                     }
                     do {
@@ -229,19 +229,25 @@ extension Store {
         case nil:
             break
         }
-        let prefix = Array(#"{"collection":""#.utf8)
-        let middle = Array(#"","record":"#.utf8)
-        if bytes.count > prefix.count + middle.count + 2, bytes.starts(with: prefix), bytes.last == 0x7D {
-            var end = prefix.count
-            while end < bytes.count, bytes[end] != 0x22, bytes[end] != 0x5C { end += 1 }
-            let recordStart = end + middle.count
-            if end < bytes.count, bytes[end] == 0x22, recordStart < bytes.count - 1,
-               bytes[end..<recordStart].elementsEqual(middle), bytes[recordStart] == 0x7B {
-                let name = String(decoding: bytes[prefix.count..<end], as: UTF8.self)
-                return (name, bytes[recordStart..<(bytes.count - 1)])
-            }
+        if let (name, record) = bytes.withUnsafeBytes({ exportLayout($0) }) {
+            return (name, bytes[record])
         }
         return try splitRecordLineParsing(bytes, line: line)
+    }
+
+    /// For a line in exactly the layout `exportNDJSON` writes — `{"collection":"NAME","record":`,
+    /// an object, `}` — the collection's name and where the record's object is; `nil` for any
+    /// other layout. Only the layout is checked, not the record.
+    static func exportLayout(_ bytes: UnsafeRawBufferPointer) -> (name: String, record: Range<Int>)? {
+        let prefix = #"{"collection":""#.utf8
+        let middle = #"","record":"#.utf8
+        guard bytes.count > prefix.count + middle.count + 2, bytes.starts(with: prefix), bytes.last == 0x7D else { return nil }
+        var end = prefix.count
+        while end < bytes.count, bytes[end] != 0x22, bytes[end] != 0x5C { end += 1 }
+        let recordStart = end + middle.count
+        guard end < bytes.count, bytes[end] == 0x22, recordStart < bytes.count - 1,
+              bytes[end..<recordStart].elementsEqual(middle), bytes[recordStart] == 0x7B else { return nil }
+        return (String(decoding: bytes[prefix.count..<end], as: UTF8.self), recordStart..<(bytes.count - 1))
     }
 
     /// The general path of ``splitRecordLine(_:line:)``: a full JSON parse.

@@ -26,7 +26,11 @@ enum IDStringTwin {
 
     /// Reads the id `name` from its number and its string twin; nil when neither is there.
     static func decodeIfPresent(_ name: String, from decoder: any Decoder) throws -> Int64? {
-        let container = try decoder.container(keyedBy: Key.self)
+        try decodeIfPresent(name, in: try decoder.container(keyedBy: Key.self))
+    }
+
+    /// ``decodeIfPresent(_:from:)`` from a container the caller keeps for all its ids.
+    static func decodeIfPresent(_ name: String, in container: KeyedDecodingContainer<Key>) throws -> Int64? {
         let key = Key(stringValue: name), twinKey = Key(stringValue: name + "Str")
         var number: Int64?
         if container.contains(key), try !container.decodeNil(forKey: key) {
@@ -51,8 +55,12 @@ enum IDStringTwin {
 
     /// Reads the required id `name`.
     static func decode(_ name: String, from decoder: any Decoder) throws -> Int64 {
-        guard let value = try decodeIfPresent(name, from: decoder) else {
-            let container = try decoder.container(keyedBy: Key.self)
+        try decode(name, in: try decoder.container(keyedBy: Key.self))
+    }
+
+    /// ``decode(_:from:)`` from a container the caller keeps for all its ids.
+    static func decode(_ name: String, in container: KeyedDecodingContainer<Key>) throws -> Int64 {
+        guard let value = try decodeIfPresent(name, in: container) else {
             throw DecodingError.keyNotFound(Key(stringValue: name), .init(codingPath: container.codingPath, debugDescription: "no \(name) or \(name)Str"))
         }
         return value

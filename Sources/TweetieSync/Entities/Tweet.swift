@@ -152,16 +152,17 @@ public struct Tweet: Codable, Sendable, Hashable, Identifiable {
     /// ```
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
-        id = try IDStringTwin.decode("id", from: decoder)
+        let ids = try decoder.container(keyedBy: IDStringTwin.Key.self)
+        id = try IDStringTwin.decode("id", in: ids)
         text = try c.decode(String.self, forKey: .text)
         name = try c.decode(String.self, forKey: .name)
         username = try c.decode(String.self, forKey: .username)
-        authorId = try IDStringTwin.decode("authorId", from: decoder)
+        authorId = try IDStringTwin.decode("authorId", in: ids)
         created = try c.decode(Date.self, forKey: .created)
         imageURL = try c.decode(String.self, forKey: .imageURL)
         retweetCount = try c.decode(Int.self, forKey: .retweetCount)
         favoriteCount = try c.decode(Int.self, forKey: .favoriteCount)
-        inReplyToId = try IDStringTwin.decodeIfPresent("inReplyToId", from: decoder)
+        inReplyToId = try IDStringTwin.decodeIfPresent("inReplyToId", in: ids)
         isRetweet = try c.decode(Bool.self, forKey: .isRetweet)
         lang = try c.decodeIfPresent(String.self, forKey: .lang)
         lists = try c.decodeIfPresent([String].self, forKey: .lists) ?? []

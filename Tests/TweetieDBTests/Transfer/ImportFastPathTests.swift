@@ -1,0 +1,86 @@
+import Foundation
+import Testing
+import TweetieDB
+@testable import TweetieDBCore
+
+/// The pieces of an import's one-pass fast path: a record line is parsed once, refusing whatever it
+/// cannot decide alone (the exact checks then run), and written keys are remembered compactly.
+@Suite("Import fast path: the one-pass parse and the key set")
+struct ImportFastPathTests {
+    static func parses(_ json: String, depth: Int = 0) -> Bool {
+        let bytes = Array(json.utf8)
+        return bytes.withUnsafeBytes { (try? JSONTape.parse($0, depth: depth, rejectingAmbiguousKeys: true)) != nil }
+    }
+
+    @Test(arguments: [
+        (#"{"a":1,"b":2}"#, true),
+        (#"{"a":1,"a":2}"#, false),
+        (#"{"a":{"b":1},"b":{"a":1}}"#, true),
+        (#"{"a":{"b":1,"b":2}}"#, false),
+        (#"[{"a":1},{"a":2}]"#, true),
+        (#"{"x":[1,{"y":1,"y":2}]}"#, false),
+        (#"{"ab":1,"ba":2,"a":3,"b":4}"#, true),
+        (#"{"a":1,"\u0062":2}"#, false), // an escaped key is left to the exact check, even when distinct
+        (#"{"a\"":1}"#, false),
+        (#"{"é":1,"e":2}"#, true),
+        (#"{}"#, true),
+    ] as [(String, Bool)])
+    func objectsWithKeysItCannotTellApartAreRefused(json: String, accepted: Bool) {
+        #expect(Self.parses(json) == accepted, "\(json)")
+        // Without the option, the same texts are valid JSON.
+        let bytes = Array(json.utf8)
+        #expect(bytes.withUnsafeBytes { (try? JSONTape.parse($0)) != nil }, "\(json)")
+    }
+
+    @Test func objectsWithMoreKeysThanItComparesAreRefused() {
+        let keys = { (count: Int) in "{" + (0..<count).map { "\"k\($0)\":\($0)" }.joined(separator: ",") + "}" }
+        #expect(Self.parses(keys(JSONTape.duplicateCheckLimit)))
+        #expect(!Self.parses(keys(JSONTape.duplicateCheckLimit + 1)))
+    }
+
+    @Test func theEnclosingDepthCountsTowardsTheLimit() {
+        let limit = JSONNesting.maximumDepth
+        let nested = { (levels: Int) in String(repeating: "[", count: levels) + String(repeating: "]", count: levels) }
+        #expect(Self.parses(nested(limit - 1), depth: 1))
+        #expect(!Self.parses(nested(limit), depth: 1))
+        #expect(Self.parses(nested(limit - 2), depth: 2))
+        #expect(!Self.parses(nested(limit - 1), depth: 2))
+    }
+
+    @Test func keysOfEveryLengthAreTold() throws {
+        let store = try Store.temporary(collections: [Post.self, Member.self])
+        defer { store.close() }
+        let posts = try store.descriptor(for: Post.self), members = try store.descriptor(for: Member.self)
+        // Keys that pack to the same bits unless their lengths are kept: [], [0], [0, 0], …, and
+        // 8-byte keys beside 7-byte ones, and longer keys.
+        var keys: [[UInt8]] = (0...12).map { [UInt8](repeating: 0, count: $0) }
+        keys += [[1], [0, 1], [1, 0], [0, 0, 0, 0, 0, 0, 0, 1], [0, 0, 0, 0, 0, 0, 1], [0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF],
+                 [0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF], Array("a-key-longer-than-8".utf8)]
+        var set = ImportKeySet()
+        for key in keys {
+            let inserted = set.insert(key, into: posts)
+            #expect(inserted, "\(key)")
+        }
+        for key in keys {
+            let again = set.insert(key, into: posts), elsewhere = set.insert(key, into: members)
+            #expect(!again, "a second \(key) is a duplicate")
+            #expect(elsewhere, "\(key) in another collection is not")
+        }
+        #expect(set.count == 2 * keys.count)
+    }
+
+    @Test func aDuplicateFieldInAnExportedLineIsStillReportedByName() throws {
+        let store = try TransferTests.seeded()
+        defer { store.close() }
+        var text = String(decoding: try TransferTests.export(store), as: UTF8.self)
+        text = text.replacingOccurrences(of: #""handle":"ashfurrow""#, with: #""handle":"ashfurrow","handle":"ash""#)
+        let target = try Store.temporary(collections: [Post.self, Member.self])
+        defer { target.close() }
+        #expect {
+            try TransferTests.importBytes(Array(text.utf8), into: target)
+        } throws: { error in
+            "\(error)".contains("the field 'handle' appears more than once")
+        }
+        #expect(try target.read { try $0.count(Post.self) } == 0)
+    }
+}
