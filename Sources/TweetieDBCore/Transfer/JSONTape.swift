@@ -121,9 +121,14 @@ struct JSONTape {
             } else {
                 while true {
                     guard cursor < bytes.count, bytes[cursor] == 0x22 else { throw Invalid() }
-                    cursor = skipWhitespace(try parseString(at: cursor))
+                    // Each parse before its skip: `skipWhitespace(try parse…)` took `self` (a
+                    // second reference to `entries`) before the parse appended, so every append
+                    // copied the whole tape (3.3 -> 1.2 µs for a tweet's record).
+                    let afterKey = try parseString(at: cursor)
+                    cursor = skipWhitespace(afterKey)
                     guard cursor < bytes.count, bytes[cursor] == 0x3A else { throw Invalid() }
-                    cursor = skipWhitespace(try parseValue(at: skipWhitespace(cursor + 1), depth: depth + 1))
+                    let afterValue = try parseValue(at: skipWhitespace(cursor + 1), depth: depth + 1)
+                    cursor = skipWhitespace(afterValue)
                     guard cursor < bytes.count else { throw Invalid() }
                     if bytes[cursor] == 0x2C { cursor = skipWhitespace(cursor + 1); continue }
                     guard bytes[cursor] == 0x7D else { throw Invalid() }
@@ -142,7 +147,8 @@ struct JSONTape {
                 cursor += 1
             } else {
                 while true {
-                    cursor = skipWhitespace(try parseValue(at: cursor, depth: depth + 1))
+                    let afterElement = try parseValue(at: cursor, depth: depth + 1)
+                    cursor = skipWhitespace(afterElement)
                     guard cursor < bytes.count else { throw Invalid() }
                     if bytes[cursor] == 0x2C { cursor = skipWhitespace(cursor + 1); continue }
                     guard bytes[cursor] == 0x5D else { throw Invalid() }
