@@ -12,11 +12,22 @@ import Foundation
 /// with `JSONDecoder`, whose value or error is the one used. So a record decodes here only when
 /// every question asked had the answer `JSONDecoder` would give.
 final class JSONTapeDecoder: Decoder {
-    /// What one decoding shares: the tape, and whether anything failed.
+    /// What one decoding shares: the tape (read through a ``JSONTapeView`` of a copy of its
+    /// entries, which this state owns), and whether anything failed.
     final class State {
-        let tape: JSONTape
+        let view: JSONTapeView
+        let keysDistinct: Bool
         var failed = false
-        init(tape: JSONTape) { self.tape = tape }
+        private let storage: UnsafeMutableBufferPointer<JSONTape.Entry>
+
+        init(tape: JSONTape) {
+            storage = .allocate(capacity: tape.entries.count)
+            _ = storage.initialize(from: tape.entries)
+            view = JSONTapeView(entries: UnsafeBufferPointer(storage), bytes: tape.bytes)
+            keysDistinct = tape.rejectsAmbiguousKeys
+        }
+
+        deinit { storage.deallocate() }
     }
 
     /// Thrown (after marking the state failed) wherever this decoder will not answer.
@@ -54,12 +65,12 @@ final class JSONTapeDecoder: Decoder {
     }
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
-        guard state.tape.entries[index].kind == .object else { throw fail() }
+        guard state.view.entries[index].kind == .object else { throw fail() }
         return KeyedDecodingContainer(KeyedContainer<Key>(decoder: self))
     }
 
     func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
-        guard state.tape.entries[index].kind == .array else { throw fail() }
+        guard state.view.entries[index].kind == .array else { throw fail() }
         return UnkeyedContainer(decoder: self)
     }
 
@@ -69,10 +80,10 @@ final class JSONTapeDecoder: Decoder {
 
     // MARK: Values at a tape index
 
-    func decodeNil(at index: Int) -> Bool { state.tape.entries[index].kind == .null }
+    func decodeNil(at index: Int) -> Bool { state.view.entries[index].kind == .null }
 
     func decodeBool(at index: Int) throws -> Bool {
-        switch state.tape.entries[index].kind {
+        switch state.view.entries[index].kind {
         case .true: return true
         case .false: return false
         default: throw fail()
@@ -80,19 +91,19 @@ final class JSONTapeDecoder: Decoder {
     }
 
     func decodeString(at index: Int) throws -> String {
-        do { return try state.tape.string(index) } catch { throw fail() }
+        do { return try state.view.string(index) } catch { throw fail() }
     }
 
     func decodeInteger<T: FixedWidthInteger>(at index: Int, as type: T.Type) throws -> T {
-        do { return try state.tape.integer(index, as: T.self) } catch { throw fail() }
+        do { return try state.view.integer(index, as: T.self) } catch { throw fail() }
     }
 
     func decodeDouble(at index: Int) throws -> Double {
-        do { return try state.tape.double(index) } catch { throw fail() }
+        do { return try state.view.double(index) } catch { throw fail() }
     }
 
     func decodeFloat(at index: Int) throws -> Float {
-        do { return try state.tape.float(index) } catch { throw fail() }
+        do { return try state.view.float(index) } catch { throw fail() }
     }
 
     /// A `Decodable` at `index`, reached through `key`.
@@ -120,14 +131,15 @@ final class JSONTapeDecoder: Decoder {
     private struct KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
         let decoder: JSONTapeDecoder
         var codingPath: [any CodingKey] { decoder.codingPath }
-        private var tape: JSONTape { decoder.state.tape }
+        private var tape: JSONTapeView { decoder.state.view }
 
         init(decoder: JSONTapeDecoder) { self.decoder = decoder }
 
         /// The tape index of the value under `key`, or nil.
         private func find(_ key: Key) -> Int? {
             var name = key.stringValue
-            let found = name.withUTF8 { decoder.state.tape.member(of: decoder.index, named: $0, near: decoder.lastKey) }
+            let state = decoder.state
+            let found = name.withUTF8 { state.view.member(of: decoder.index, named: $0, near: decoder.lastKey, keysDistinct: state.keysDistinct) }
             if let found { decoder.lastKey = found - 1 }
             return found
         }
@@ -207,7 +219,7 @@ final class JSONTapeDecoder: Decoder {
 
         init(decoder: JSONTapeDecoder) {
             self.decoder = decoder
-            let tape = decoder.state.tape
+            let tape = decoder.state.view
             position = decoder.index + 1
             end = Int(tape.entries[decoder.index].next)
             var elements = 0
@@ -225,7 +237,7 @@ final class JSONTapeDecoder: Decoder {
         private mutating func take() throws -> Int {
             guard position < end else { throw decoder.fail() }
             let index = position
-            position = Int(decoder.state.tape.entries[index].next)
+            position = Int(decoder.state.view.entries[index].next)
             currentIndex += 1
             return index
         }
