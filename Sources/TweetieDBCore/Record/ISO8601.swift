@@ -33,15 +33,32 @@ enum ISO8601 {
             let text = String(value)
             return String(repeating: "0", count: max(0, width - text.count)) + text
         }
-        return "\(pad(parts.tm_year + 1900, 4))-\(pad(parts.tm_mon + 1, 2))-\(pad(parts.tm_mday, 2))T"
+        // Years outside 0000…9999 take ISO 8601's expanded form: a sign, then at least 4 digits.
+        let year = Int32(parts.tm_year) + 1900
+        let yearText = (0...9999).contains(year) ? pad(year, 4) : (year < 0 ? "-" : "+") + pad(year.magnitude == 0 ? 0 : Int32(year.magnitude), 4)
+        return "\(yearText)-\(pad(parts.tm_mon + 1, 2))-\(pad(parts.tm_mday, 2))T"
             + "\(pad(parts.tm_hour, 2)):\(pad(parts.tm_min, 2)):\(pad(parts.tm_sec, 2)).\(pad(Int32(milliseconds), 3))Z"
     }
 
     /// Parses `YYYY-MM-DDTHH:MM:SS[.fraction](Z|±HH:MM|±HHMM)` in the proleptic Gregorian
     /// calendar, the calendar ``string(from:)`` (gmtime) writes: every date it writes reads back
-    /// unchanged, including dates before the Gregorian reform of 1582.
+    /// unchanged, including dates before the Gregorian reform of 1582 and, in ISO 8601's expanded
+    /// form (`-0195-01-13T…`, `+10000-01-01T…`: a sign and at least 4 digits), years outside
+    /// 0000…9999 — only those: each date has one text.
     static func date(from text: String) -> Date? {
-        let b = Array(text.utf8)
+        var b = Array(text.utf8)
+        var yearSign = 1
+        var expandedYear: Int?
+        if let first = b.first, first == 0x2B || first == 0x2D {
+            var end = 1
+            while end < b.count, b[end] >= 0x30, b[end] <= 0x39 { end += 1 }
+            guard end - 1 >= 4, end - 1 <= 9 else { return nil }
+            yearSign = first == 0x2D ? -1 : 1
+            expandedYear = b[1..<end].reduce(0) { $0 * 10 + Int($1 - 0x30) }
+            guard let value = expandedYear, !(0...9999).contains(yearSign * value) else { return nil }
+            // Read the rest at the offsets of a 4-digit year.
+            b.replaceSubrange(0..<end, with: [0x30, 0x30, 0x30, 0x30])
+        }
         func digits(_ start: Int, _ count: Int) -> Int? {
             guard start + count <= b.count else { return nil }
             var value = 0
@@ -52,10 +69,11 @@ enum ISO8601 {
             return value
         }
         guard b.count >= 20, b[4] == 0x2D, b[7] == 0x2D, b[10] == 0x54, b[13] == 0x3A, b[16] == 0x3A,
-              let year = digits(0, 4), let month = digits(5, 2), let day = digits(8, 2),
+              let fourDigitYear = digits(0, 4), let month = digits(5, 2), let day = digits(8, 2),
               let hour = digits(11, 2), let minute = digits(14, 2), let second = digits(17, 2),
               (1...12).contains(month), hour < 24, minute < 60, second < 60
         else { return nil }
+        let year = expandedYear.map { yearSign * $0 } ?? fourDigitYear
         let leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)
         let monthLengths = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31]
         guard day >= 1, day <= monthLengths[month - 1] else { return nil }

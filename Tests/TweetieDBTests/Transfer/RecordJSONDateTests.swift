@@ -15,6 +15,24 @@ struct RecordJSONDateTests {
         #expect(RecordJSON.string(from: date) == text)
     }
 
+    @Test(arguments: ["-0195-01-13T10:20:30.400Z", "-0001-12-31T23:59:59.999Z", "-12345-06-07T00:00:00.000Z",
+                      "+10000-01-01T00:00:00.000Z", "+275760-09-13T00:00:00.000Z"])
+    func yearsOutsideFourDigitsTakeTheExpandedForm(text: String) throws {
+        let date = try #require(RecordJSON.date(from: text))
+        #expect(RecordJSON.string(from: date) == text)
+        #expect(RecordJSON.string(from: date.addingTimeInterval(0.001)) != text)
+    }
+
+    @Test func expandedYearsCountBackwardsFromYearZero() throws {
+        // Astronomical numbering, as gmtime's: year 0 is 1 BC, year -1 is 2 BC.
+        let zero = try #require(RecordJSON.date(from: "0000-01-01T00:00:00Z"))
+        let minusOne = try #require(RecordJSON.date(from: "-0001-01-01T00:00:00Z"))
+        #expect(zero.timeIntervalSince(minusOne) == 365 * 86_400) // year -1 is not leap
+        #expect(try #require(RecordJSON.date(from: "0001-01-01T00:00:00Z")).timeIntervalSince(zero) == 366 * 86_400) // year 0 is
+        #expect(RecordJSON.date(from: "-0004-02-29T00:00:00Z") != nil)
+        #expect(RecordJSON.date(from: "-0003-02-29T00:00:00Z") == nil)
+    }
+
     @Test func proleptic_GregorianDaysMatchTheCivilCalendar() throws {
         #expect(RecordJSON.date(from: "1970-01-02T00:00:00Z")?.timeIntervalSince1970 == 86_400)
         #expect(RecordJSON.date(from: "2000-03-01T00:00:00Z")?.timeIntervalSince1970 == 951_868_800)
@@ -30,8 +48,32 @@ struct RecordJSONDateTests {
 
     @Test(arguments: ["", "2018-12-08", "2018-12-08T08:47:15", "2018-02-30T00:00:00Z", "2019-02-29T00:00:00Z", "2018-13-01T00:00:00Z",
                       "2018-12-08T24:00:00Z", "2018-12-08T08:60:00Z", "2018-12-08T08:47:15.Z", "2018-12-08T08:47:15Zjunk",
-                      "+2018-12-08T08:47:15Z", "2018-12-08 08:47:15Z", "2018-12-08T08:47:15+2400", "１９７０-01-01T00:00:00Z"])
+                      "+2018-12-08T08:47:15Z", "2018-12-08 08:47:15Z", "2018-12-08T08:47:15+2400", "１９７０-01-01T00:00:00Z",
+                      "-0000-12-08T08:47:15Z", "+9999-12-31T00:00:00Z", "-195-01-13T00:00:00Z",
+                      "+1234567890-01-01T00:00:00Z", "-T00:00:00Z"])
     func malformedDatesAreRejected(text: String) {
         #expect(RecordJSON.date(from: text) == nil)
+    }
+}
+
+@Suite("Record JSON dates in an export")
+struct ExportedDateTests {
+    @Test func recordsDatedOutsideYears0To9999ComeBackFromAnExport() throws {
+        let source = try Store.temporary(collections: [Post.self, Member.self])
+        defer { source.close() }
+        let dates = ["-0195-01-13T10:20:30.400Z", "+10000-01-01T00:00:00.000Z", "2018-12-08T08:47:15.123Z"].map { RecordJSON.date(from: $0)! }
+        try source.write { tx in
+            for (offset, date) in dates.enumerated() {
+                try tx.add(Post(id: Int64(offset + 1), author: "ann", text: "t", created: date, likes: 0))
+            }
+        }
+        let exported = try TransferTests.export(source)
+        #expect(String(decoding: exported, as: UTF8.self).contains(#""created":"-0195-01-13T10:20:30.400Z""#))
+        let target = try Store.temporary(collections: [Post.self, Member.self])
+        defer { target.close() }
+        #expect(try TransferTests.importBytes(exported, into: target).records == dates.count)
+        let back = try target.read { try $0.fetch(Query<Post>()) }
+        #expect(back.map(\.created) == dates)
+        #expect(try TransferTests.export(target) == exported)
     }
 }
