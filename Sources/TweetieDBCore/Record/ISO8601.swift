@@ -46,19 +46,25 @@ enum ISO8601 {
     /// form (`-0195-01-13T…`, `+10000-01-01T…`: a sign and at least 4 digits), years outside
     /// 0000…9999 — only those: each date has one text.
     static func date(from text: String) -> Date? {
-        var b = Array(text.utf8)
-        var yearSign = 1
-        var expandedYear: Int?
-        if let first = b.first, first == 0x2B || first == 0x2D {
-            var end = 1
-            while end < b.count, b[end] >= 0x30, b[end] <= 0x39 { end += 1 }
-            guard end - 1 >= 4, end - 1 <= 9 else { return nil }
-            yearSign = first == 0x2D ? -1 : 1
-            expandedYear = b[1..<end].reduce(0) { $0 * 10 + Int($1 - 0x30) }
-            guard let value = expandedYear, !(0...9999).contains(yearSign * value) else { return nil }
-            // Read the rest at the offsets of a 4-digit year.
-            b.replaceSubrange(0..<end, with: [0x30, 0x30, 0x30, 0x30])
-        }
+        var text = text
+        return text.withUTF8 { date(fromUTF8: $0) }
+    }
+
+    /// ``date(from:)`` for the text's UTF-8 bytes (an import reads dates straight from the line).
+    static func date(fromUTF8 b: UnsafeBufferPointer<UInt8>) -> Date? {
+        guard let first = b.first, first == 0x2B || first == 0x2D else { return parse(b, expandedYear: nil) }
+        var end = 1
+        while end < b.count, b[end] >= 0x30, b[end] <= 0x39 { end += 1 }
+        guard end - 1 >= 4, end - 1 <= 9 else { return nil }
+        let year = (first == 0x2D ? -1 : 1) * b[1..<end].reduce(0) { $0 * 10 + Int($1 - 0x30) }
+        guard !(0...9999).contains(year) else { return nil }
+        // Read the rest at the offsets of a 4-digit year.
+        let rest = [0x30, 0x30, 0x30, 0x30] + b[end...]
+        return rest.withUnsafeBufferPointer { parse($0, expandedYear: year) }
+    }
+
+    /// The date in `b`, whose year is `expandedYear` when given (its 4 digits then stand in).
+    private static func parse(_ b: UnsafeBufferPointer<UInt8>, expandedYear: Int?) -> Date? {
         func digits(_ start: Int, _ count: Int) -> Int? {
             guard start + count <= b.count else { return nil }
             var value = 0
@@ -73,7 +79,7 @@ enum ISO8601 {
               let hour = digits(11, 2), let minute = digits(14, 2), let second = digits(17, 2),
               (1...12).contains(month), hour < 24, minute < 60, second < 60
         else { return nil }
-        let year = expandedYear.map { yearSign * $0 } ?? fourDigitYear
+        let year = expandedYear ?? fourDigitYear
         let leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)
         let monthLengths = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31]
         guard day >= 1, day <= monthLengths[month - 1] else { return nil }

@@ -109,7 +109,12 @@ final class JSONTapeDecoder: Decoder {
     /// A `Decodable` at `index`, reached through `key`.
     func decode<T: Decodable>(_ type: T.Type, at index: Int, key: (any CodingKey)?) throws -> T {
         if T.self == Date.self {
-            guard let date = ISO8601.date(from: try decodeString(at: index)) else { throw fail() }
+            // Straight from the line's bytes, unless the string has escapes.
+            let entry = state.view.entries[index]
+            let date = entry.kind == .string && !entry.escaped
+                ? ISO8601.date(fromUTF8: state.view.raw(index).assumingMemoryBound(to: UInt8.self))
+                : ISO8601.date(from: try decodeString(at: index))
+            guard let date else { throw fail() }
             return date as! T
         }
         if T.self == URL.self {
