@@ -29,7 +29,8 @@ struct ExportEncoder {
     /// An encoder for `workers` threads (at least one); by default one per active core, at most 8.
     init(workers: Int = min(8, ProcessInfo.processInfo.activeProcessorCount)) {
         self.workers = max(1, workers)
-        writers = Array(repeating: RecordJSONWriter(), count: self.workers)
+        // One writer each: a writer's scratch and key orders are reused from batch to batch.
+        writers = (0..<self.workers).map { _ in RecordJSONWriter() }
         outputs = Array(repeating: [], count: self.workers)
         pending.reserveCapacity(self.workers * Self.recordsPerWorker)
     }
@@ -94,22 +95,16 @@ struct ExportEncoder {
             let start = slice * perSlice
             let end = min(records.count, start + perSlice)
             guard start < end else { return }
-            var out = outputs[slice]
-            outputs[slice] = []
-            var writer = writers[slice]
-            defer {
-                outputs[slice] = out
-                writers[slice] = writer
-            }
+            // In place, through the pointers: a copy of the writer would not own its scratch.
             for index in start..<end {
-                out.append(contentsOf: linePrefix)
+                outputs[slice].append(contentsOf: linePrefix)
                 do {
-                    try descriptor.appendJSON(records[index].value, &writer, &out)
+                    try descriptor.appendJSON(records[index].value, &writers[slice], &outputs[slice])
                 } catch {
                     failures[slice] = (index, error)
                     return
                 }
-                out.append(contentsOf: [0x7D, 0x0A]) // "}\n"
+                outputs[slice].append(contentsOf: [0x7D, 0x0A]) // "}\n"
             }
         }
     }

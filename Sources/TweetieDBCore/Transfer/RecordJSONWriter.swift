@@ -5,12 +5,14 @@ import Foundation
 ///
 /// Why: export spends most of its time turning records into JSON, and Foundation's encoder builds
 /// a dictionary per object, sorts it, and copies its output into a fresh `Data` per record. This
-/// writer keeps keys in arrays, sorts one collection's key order once, and appends in place.
+/// writer encodes into flat arrays it reuses (``JSONScratch``), sorts each sequence of keys once
+/// (``JSONKeyOrders``), and appends in place.
 ///
 /// Rules: the output is identical to `RecordJSON.encoder().encode(value)` for every value (a
 /// value this writer cannot promise that for is encoded by `JSONEncoder` itself; see
-/// ``JSONNodeEncoder``), so switching between the two never changes an export. Errors are
-/// `JSONEncoder`'s (`EncodingError`). One writer per thread: it is not `Sendable`.
+/// ``JSONTextEncoder``), so switching between the two never changes an export. Errors are
+/// `JSONEncoder`'s (`EncodingError`) or the value's own. One writer per thread: it is not
+/// `Sendable`; a copy gets its own scratch the first time it is used.
 ///
 /// ```swift
 /// var writer = RecordJSONWriter()
@@ -18,7 +20,7 @@ import Foundation
 /// try writer.append(note, to: &line)   // {"author":"ann","id":1,…}
 /// ```
 package struct RecordJSONWriter {
-    private var text = JSONTextWriter()
+    private var scratch = JSONScratch()
     private lazy var fallback = RecordJSON.encoder()
 
     /// Creates a writer.
@@ -34,15 +36,10 @@ package struct RecordJSONWriter {
     /// try writer.append(tweet, to: &buffer)
     /// ```
     package mutating func append<T: Encodable>(_ value: T, to bytes: inout [UInt8]) throws {
-        let node: JSONNode?
+        if !isKnownUniquelyReferenced(&scratch) { scratch = JSONScratch() }
         do {
-            node = try JSONNodeEncoder().box(value, key: nil)
-        } catch is JSONNodeEncoder.Unsupported {
-            node = nil
-        }
-        if let node {
-            text.write(node, into: &bytes)
-        } else {
+            try scratch.encode(value, into: &bytes)
+        } catch is JSONScratch.Unsupported {
             bytes.append(contentsOf: try fallback.encode(value))
         }
     }

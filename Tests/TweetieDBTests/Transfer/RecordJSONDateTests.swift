@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TweetieDB
+import TweetieTestSupport
 @testable import TweetieDBCore
 
 /// Record JSON dates are written with gmtime (proleptic Gregorian) and must read back unchanged,
@@ -53,6 +54,27 @@ struct RecordJSONDateTests {
                       "+1234567890-01-01T00:00:00Z", "-T00:00:00Z"])
     func malformedDatesAreRejected(text: String) {
         #expect(RecordJSON.date(from: text) == nil)
+    }
+
+    /// The export's date writer (integer arithmetic) must write what `string(from:)` (gmtime)
+    /// writes, for every millisecond: leap days, the ends of its years 0000…9999, negative times,
+    /// halves of a millisecond, and beyond those years (where it hands over to `string(from:)`).
+    @Test func byteWriterMatchesString() throws {
+        var random = SeededRandom(seed: 0x15_0860)
+        var seconds: [Double] = [0, -0.001, 0.0005, -0.0005, 0.0015, 951_782_400, 951_868_799.9995, 4_107_542_399.999,
+                                 -62_167_219_200, -62_167_219_200.001, -62_167_219_200.0004, 253_402_300_799.999,
+                                 253_402_300_799.9996, 253_402_300_800, -62_135_596_800, -12_219_292_800, 1e12, -1e12]
+        for _ in 0..<20_000 {
+            let milliseconds = Double(Int64.random(in: -70_000_000_000_000...260_000_000_000_000, using: &random))
+            seconds.append(milliseconds / 1000)
+            seconds.append((milliseconds + Double.random(in: -1...1, using: &random)) / 1000)
+        }
+        for second in seconds {
+            let date = Date(timeIntervalSince1970: second)
+            var bytes: [UInt8] = []
+            ISO8601.append(date, to: &bytes)
+            #expect(String(decoding: bytes, as: UTF8.self) == ISO8601.string(from: date), "\(second)")
+        }
     }
 }
 

@@ -165,4 +165,106 @@ struct RecordJSONWriterTests {
         #expect(throws: EncodingError.self) { try writer.encode(["x": Float.infinity]) }
         #expect(throws: EncodingError.self) { try writer.encode(EncodesNothing()) }
     }
+
+    /// Nested containers stay writable after they are handed out: members written to a parent
+    /// and to its nested containers in turn, a nested container asked for twice under one key,
+    /// and arrays of objects filled after their siblings, all land where JSONEncoder puts them.
+    struct Interleaved: Encodable {
+        enum Keys: String, CodingKey { case zeta, alpha, inner, list, omega }
+        enum InnerKeys: String, CodingKey { case b, a, c }
+        func encode(to encoder: any Encoder) throws {
+            var top = encoder.container(keyedBy: Keys.self)
+            var inner = top.nestedContainer(keyedBy: InnerKeys.self, forKey: .inner)
+            try top.encode(1, forKey: .zeta)
+            var list = top.nestedUnkeyedContainer(forKey: .list)
+            try inner.encode("first", forKey: .b)
+            var element = list.nestedContainer(keyedBy: InnerKeys.self)
+            try list.encode(true)
+            try top.encode([3, 2], forKey: .alpha)
+            try element.encode(2.5, forKey: .c)
+            var again = top.nestedContainer(keyedBy: InnerKeys.self, forKey: .inner)
+            try again.encode(Date(timeIntervalSince1970: 86_400.25), forKey: .a)
+            try inner.encodeNil(forKey: .c)
+            var deeper = list.nestedUnkeyedContainer()
+            try element.encode("x/y", forKey: .a)
+            try deeper.encode(UInt64.max)
+            try top.encode("end", forKey: .omega)
+            try deeper.encode(-0.0)
+        }
+    }
+
+    @Test func nestedContainersWrittenInTurn() throws {
+        var writer = RecordJSONWriter()
+        let expected = try Self.foundation(Interleaved())
+        #expect(try writer.encode(Interleaved()) == expected, "\(String(decoding: expected, as: UTF8.self))")
+        #expect(try writer.encode([Interleaved(), Interleaved()]) == Self.foundation([Interleaved(), Interleaved()]))
+    }
+
+    /// A value that catches an error of the encoder and goes on: JSONEncoder leaves the failed
+    /// member out, and so must the writer (it hands the value to JSONEncoder).
+    struct Forgiving: Encodable {
+        enum Keys: CodingKey { case a, b, c, d }
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: Keys.self)
+            try? container.encode(Double.nan, forKey: .a)
+            try container.encode(1, forKey: .b)
+            try? container.encode([EncodesNothing()], forKey: .c)
+            try? container.encode(Decimal(string: "0.1")!, forKey: .d)
+        }
+    }
+
+    @Test func errorsCaughtByTheValueLeaveNoTrace() throws {
+        var writer = RecordJSONWriter()
+        #expect(try writer.encode(Forgiving()) == Self.foundation(Forgiving()))
+        #expect(try writer.encode(["k": Forgiving()]) == Self.foundation(["k": Forgiving()]))
+    }
+
+    /// A copy of a writer used on another thread at the same time writes its own bytes (it gets
+    /// its own scratch; sharing one would mix the two values' text).
+    @Test func copiesOfAWriterAreIndependent() throws {
+        var random = SeededRandom(seed: 0x1803)
+        let values = (0..<400).map { _ in Self.random(&random) }
+        let expected = try values.map { try Self.foundation($0) }
+        var original = RecordJSONWriter()
+        _ = try original.encode(values[0])
+        /// What the threads share: the writer they each copy, and one result slot per thread.
+        struct Shared: @unchecked Sendable {
+            let template: RecordJSONWriter
+            let slots: UnsafeMutableBufferPointer<[[UInt8]]>
+        }
+        var results = [[[UInt8]]](repeating: [], count: 4)
+        results.withUnsafeMutableBufferPointer { slots in
+            let shared = Shared(template: original, slots: slots)
+            DispatchQueue.concurrentPerform(iterations: slots.count) { worker in
+                var writer = shared.template
+                shared.slots[worker] = values.map { (try? writer.encode($0)) ?? [] }
+            }
+        }
+        for result in results {
+            #expect(result == expected)
+        }
+    }
+
+    /// The eight-bytes-at-a-time scan of string escaping finds every byte that needs escaping,
+    /// at every position of the word, and no other.
+    @Test func escapeScanFindsEveryByteToEscape() {
+        func expected(_ word: UInt64) -> Bool {
+            (0..<8).contains { position in
+                let byte = UInt8(truncatingIfNeeded: word >> (8 * position))
+                return byte < 0x20 || byte == 0x22 || byte == 0x5C
+            }
+        }
+        let plain = UInt64(0x61) &* 0x0101_0101_0101_0101 // aaaaaaaa
+        for byte in UInt64(0)...255 {
+            for position in 0..<8 {
+                let word = plain & ~(0xFF << (8 * position)) | byte << (8 * position)
+                #expect(JSONValueText.needsEscape(word) == expected(word), "byte \(byte) at \(position)")
+            }
+        }
+        var random = SeededRandom(seed: 0x5A4)
+        for _ in 0..<100_000 {
+            let word = random.next()
+            #expect(JSONValueText.needsEscape(word) == expected(word), "\(String(word, radix: 16))")
+        }
+    }
 }
