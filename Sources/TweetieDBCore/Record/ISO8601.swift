@@ -1,8 +1,15 @@
 import Foundation
 
 extension JSONEncoder.DateEncodingStrategy {
-    /// ISO 8601 with milliseconds, so that dates survive an export/import round trip.
+    /// ISO 8601 with milliseconds, so that dates survive an export/import round trip. A date with
+    /// no such text (``ISO8601/hasText(_:)``) is an `EncodingError.invalidValue`.
     static let iso8601WithFractionalSeconds = JSONEncoder.DateEncodingStrategy.custom { date, encoder in
+        guard ISO8601.hasText(date) else {
+            // The value is the number, not the `Date`: describing an infinite `Date` traps.
+            throw EncodingError.invalidValue(date.timeIntervalSince1970, EncodingError.Context(
+                codingPath: encoder.codingPath,
+                debugDescription: "the date \(date.timeIntervalSince1970) s from 1970 has no ISO 8601 text (it is not finite, or more than 292 million years away)"))
+        }
         var container = encoder.singleValueContainer()
         try container.encode(ISO8601.string(from: date))
     }
@@ -23,7 +30,16 @@ extension JSONDecoder.DateDecodingStrategy {
 /// ISO 8601 in UTC with millisecond precision (`2018-12-08T08:47:15.123Z`), computed from whole
 /// milliseconds so that formatting a parsed date gives back the same text (exact round trips).
 enum ISO8601 {
+    /// Whether `date` has a text: it is finite and within ±2^63 milliseconds of 1970 (about
+    /// ±292 million years). ``string(from:)`` is defined only for those.
+    static func hasText(_ date: Date) -> Bool {
+        let milliseconds = (date.timeIntervalSince1970 * 1000).rounded()
+        return milliseconds.isFinite && milliseconds.magnitude < 9.2e18
+    }
+
+    /// The text of `date`, which must have one (``hasText(_:)``).
     static func string(from date: Date) -> String {
+        precondition(hasText(date), "ISO8601.string(from:): \(date.timeIntervalSince1970) s from 1970 has no ISO 8601 text")
         let totalMilliseconds = Int64((date.timeIntervalSince1970 * 1000).rounded())
         var seconds = time_t(totalMilliseconds >= 0 ? totalMilliseconds / 1000 : (totalMilliseconds - 999) / 1000)
         let milliseconds = Int(totalMilliseconds - Int64(seconds) * 1000)

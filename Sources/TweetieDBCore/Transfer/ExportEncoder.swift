@@ -66,8 +66,14 @@ struct ExportEncoder {
                             DispatchQueue.concurrentPerform(iterations: slices) { work.encode(slice: $0) }
                         }
                         if let (index, error) = failures.lazy.compactMap({ $0 }).first {
+                            let key = descriptor.describeKey(Array(records[index].key))
+                            if let error = error as? EncodingError, case .invalidValue(_, let context) = error {
+                                // The stored record decoded; one of its values has no JSON form.
+                                throw StoreError(.encodingFailed, operation: "export", database: descriptor.name, path: path,
+                                                 message: "record \(key) cannot be written as JSON: \(context.debugDescription)")
+                            }
                             throw StoreError(.decodingFailed, operation: "export", database: descriptor.name, path: path,
-                                             message: "record \(descriptor.describeKey(Array(records[index].key))) cannot be decoded: \(error)")
+                                             message: "record \(key) cannot be decoded: \(error)")
                         }
                         for slice in 0..<slices {
                             try outputs[slice].withUnsafeBytes(write)

@@ -23,8 +23,10 @@ extension JSONScratch {
         set(slot) { JSONValueText.writeFloatingPoint(value.description, into: &$0) }
     }
 
-    /// A date as `RecordJSON.encoder()` writes it: a string, ISO 8601 with milliseconds.
-    func write(_ value: Date, to slot: Int) {
+    /// A date as `RecordJSON.encoder()` writes it: a string, ISO 8601 with milliseconds; a date
+    /// with no such text is ``Unsupported`` (the encoder's own error then says why).
+    func write(_ value: Date, to slot: Int) throws {
+        guard ISO8601.hasText(value) else { throw unsupported() }
         set(slot) { text in
             text.append(0x22)
             ISO8601.append(value, to: &text)

@@ -56,7 +56,7 @@ struct JSONTextEncoder: Encoder {
         } else if T.self == Double.self {
             try scratch.write(unsafeBitCast(value, to: Double.self), to: slot)
         } else if T.self == Date.self {
-            scratch.write(unsafeBitCast(value, to: Date.self), to: slot)
+            try scratch.write(unsafeBitCast(value, to: Date.self), to: slot)
         } else if T.self == URL.self {
             scratch.write(unsafeBitCast(value, to: URL.self).absoluteString, to: slot)
         } else if T.self == Data.self {

@@ -31,7 +31,9 @@ public enum RecordJSON {
         return decoder
     }
 
-    /// Formats a date the way record JSON does.
+    /// Formats a date the way record JSON does. The date must be finite and within about 292
+    /// million years of 1970 (no ISO 8601 text exists otherwise; encoding such a date in a
+    /// record is an `EncodingError`).
     ///
     /// ```swift
     /// print(RecordJSON.string(from: Date())) // 2026-11-21T23:59:59.123Z

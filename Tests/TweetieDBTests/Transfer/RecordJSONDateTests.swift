@@ -99,3 +99,34 @@ struct ExportedDateTests {
         #expect(try TransferTests.export(target) == exported)
     }
 }
+
+@Suite("Record JSON dates without a text")
+struct DatesWithoutTextTests {
+    @Test(arguments: [Double.nan, .infinity, -.infinity, 1e17, -1e17])
+    func anExportOfSuchADateFailsWithTheRecordsKeyInsteadOfCrashing(seconds: Double) throws {
+        let store = try Store.temporary(collections: [Post.self, Member.self])
+        defer { store.close() }
+        try store.write { tx in
+            try tx.add(Post(id: 1, author: "ann", text: "fine", created: Date(timeIntervalSince1970: 0), likes: 0))
+            try tx.add(Post(id: 2, author: "ann", text: "far", created: Date(timeIntervalSince1970: seconds), likes: 0))
+        }
+        #expect(!ISO8601.hasText(Date(timeIntervalSince1970: seconds)))
+        #expect {
+            _ = try TransferTests.export(store)
+        } throws: { error in
+            guard let error = error as? StoreError else { return false }
+            return error.code == .encodingFailed && error.message.contains("record 2 cannot be written as JSON") && error.message.contains("no ISO 8601 text")
+        }
+        // JSONEncoder with the record JSON strategy says the same, rather than trapping.
+        #expect(throws: EncodingError.self) { try RecordJSON.encoder().encode(Date(timeIntervalSince1970: seconds)) }
+    }
+
+    @Test func theFarthestDatesWithATextRoundTrip() throws {
+        for seconds in [9.1e15, -9.1e15, 2.5e14] {
+            let date = Date(timeIntervalSince1970: seconds)
+            #expect(ISO8601.hasText(date))
+            let text = RecordJSON.string(from: date)
+            #expect(RecordJSON.date(from: text).map(RecordJSON.string(from:)) == text, "\(text)")
+        }
+    }
+}
