@@ -125,8 +125,7 @@ struct QueryPlan<R: Record> {
     func matches(_ record: R, primaryKey: [UInt8]) -> Bool {
         let key: [UInt8]
         if let sourceIndex, viaIndex {
-            let index = R.indexes[sourceIndex]
-            key = CollectionDescriptor.indexEntry(index.value(of: record), primaryKey: primaryKey, unique: index.isUnique).key
+            key = R.indexes[sourceIndex].entryKey(of: record, primaryKey: primaryKey)
         } else {
             key = primaryKey
         }

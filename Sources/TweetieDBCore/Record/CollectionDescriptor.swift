@@ -72,19 +72,10 @@ final class CollectionDescriptor: @unchecked Sendable {
         entries.reserveCapacity(indexes.count)
         indexes.withUnsafeBufferPointer { indexes in
             for position in indexes.indices {
-                var encoder = KeyEncoder()
-                indexes[position].appendEntryKey(of: record, primaryKey: primaryKey, to: &encoder)
-                entries.append((position, encoder.bytes, primaryKey))
+                entries.append((position, indexes[position].entryKey(of: record, primaryKey: primaryKey), primaryKey))
             }
         }
         return entries
-    }
-
-    /// The LMDB key and value of an index entry: a non-unique index appends the primary key to the
-    /// key (so duplicates sort by primary key); both store the primary key as the value.
-    @inlinable
-    static func indexEntry(_ value: [UInt8], primaryKey: [UInt8], unique: Bool) -> (key: [UInt8], value: [UInt8]) {
-        unique ? (value, primaryKey) : (value + primaryKey, primaryKey)
     }
 
     /// The error for stored bytes that do not decode as the collection's record type.

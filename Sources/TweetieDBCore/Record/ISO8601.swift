@@ -51,7 +51,7 @@ enum ISO8601 {
         }
         // Years outside 0000…9999 take ISO 8601's expanded form: a sign, then at least 4 digits.
         let year = Int32(parts.tm_year) + 1900
-        let yearText = (0...9999).contains(year) ? pad(year, 4) : (year < 0 ? "-" : "+") + pad(year.magnitude == 0 ? 0 : Int32(year.magnitude), 4)
+        let yearText = (0...9999).contains(year) ? pad(year, 4) : (year < 0 ? "-" : "+") + pad(Int32(year.magnitude), 4)
         return "\(yearText)-\(pad(parts.tm_mon + 1, 2))-\(pad(parts.tm_mday, 2))T"
             + "\(pad(parts.tm_hour, 2)):\(pad(parts.tm_min, 2)):\(pad(parts.tm_sec, 2)).\(pad(Int32(milliseconds), 3))Z"
     }

@@ -67,11 +67,19 @@ public struct Index<R: Record>: Sendable {
 
     /// Appends the LMDB key of `record`'s entry: the index value, then, for a non-unique index,
     /// the primary key (so duplicates sort by primary key). The entry's LMDB value is the primary
-    /// key; ``CollectionDescriptor/indexEntry(_:primaryKey:unique:)`` builds the same pair from bytes.
+    /// key.
     @inlinable
     func appendEntryKey(of record: R, primaryKey: [UInt8], to encoder: inout KeyEncoder) {
         appendValue(of: record, to: &encoder)
         if !isUnique { encoder.appendBytes(primaryKey) }
+    }
+
+    /// The LMDB key of `record`'s entry (``appendEntryKey(of:primaryKey:to:)``).
+    @inlinable
+    func entryKey(of record: R, primaryKey: [UInt8]) -> [UInt8] {
+        var encoder = KeyEncoder()
+        appendEntryKey(of: record, primaryKey: primaryKey, to: &encoder)
+        return encoder.bytes
     }
 
     @inlinable

@@ -135,8 +135,7 @@ extension StoreWriter {
     func delete<R: Record>(_ type: R.Type, encodedKey key: [UInt8], descriptor: CollectionDescriptor) throws -> Bool {
         guard let old = try get(type, encodedKey: key, descriptor: descriptor) else { return false }
         for (position, index) in R.indexes.enumerated() {
-            let entry = CollectionDescriptor.indexEntry(index.value(of: old), primaryKey: key, unique: index.isUnique)
-            try writeTransaction.delete(entry.key, in: descriptor.indexDatabases[position])
+            try writeTransaction.delete(index.entryKey(of: old, primaryKey: key), in: descriptor.indexDatabases[position])
         }
         try writeTransaction.delete(key, in: descriptor.records)
         recorder.changes.recordDelete(descriptor.name, key)

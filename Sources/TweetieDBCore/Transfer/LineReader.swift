@@ -49,10 +49,10 @@ struct LineReader {
                 memchr(p.baseAddress! + start, 0x0A, end - start).map { UnsafeRawPointer($0) - UnsafeRawPointer(p.baseAddress!) }
             }
             if let newline {
-                let count = newline - start
+                let lineStart = start
                 start = newline + 1
-                guard count <= maxLineBytes else { return .tooLong }
-                return .line(buffer.withUnsafeBufferPointer { Array(UnsafeBufferPointer(rebasing: $0[(newline - count)..<newline])) })
+                guard newline - lineStart <= maxLineBytes else { return .tooLong }
+                return .line(Array(buffer[lineStart..<newline]))
             }
             if end - start > maxLineBytes { return .tooLong }
             if eof {

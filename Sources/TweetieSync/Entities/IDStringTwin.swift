@@ -24,12 +24,8 @@ enum IDStringTwin {
         init(stringLiteral value: String) { stringValue = value }
     }
 
-    /// Reads the id `name` from its number and its string twin; nil when neither is there.
-    static func decodeIfPresent(_ name: String, from decoder: any Decoder) throws -> Int64? {
-        try decodeIfPresent(name, in: try decoder.container(keyedBy: Key.self))
-    }
-
-    /// ``decodeIfPresent(_:from:)`` from a container the caller keeps for all its ids.
+    /// Reads the id `name` from its number and its string twin; nil when neither is there. The
+    /// caller keeps one container for all its ids.
     static func decodeIfPresent(_ name: String, in container: KeyedDecodingContainer<Key>) throws -> Int64? {
         let key = Key(stringValue: name), twinKey = Key(stringValue: name + "Str")
         var number: Int64?
@@ -58,7 +54,8 @@ enum IDStringTwin {
         try decode(name, in: try decoder.container(keyedBy: Key.self))
     }
 
-    /// ``decode(_:from:)`` from a container the caller keeps for all its ids.
+    /// ``decode(_:from:)`` from a container the caller keeps for all its ids (see
+    /// ``decodeIfPresent(_:in:)``).
     static func decode(_ name: String, in container: KeyedDecodingContainer<Key>) throws -> Int64 {
         guard let value = try decodeIfPresent(name, in: container) else {
             throw DecodingError.keyNotFound(Key(stringValue: name), .init(codingPath: container.codingPath, debugDescription: "no \(name) or \(name)Str"))
