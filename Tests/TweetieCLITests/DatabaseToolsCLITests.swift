@@ -90,7 +90,7 @@ struct DatabaseToolsCLITests {
         // The advice works (jq 1.7 keeps large ids exact).
         let program = try #require(refused.stderr.range(of: "jq -cs '").map { refused.stderr[$0.lowerBound...] }?.components(separatedBy: " FILE").first)
         let script = "printf '%s' \"$1\" | \(program) | \"$0\" import - --db '\(db.path)-copy'"
-        let process = Process()
+        let process = SpawnedProcess()
         process.executableURL = URL(fileURLWithPath: "/bin/sh")
         process.arguments = ["-c", script, CLI.executable.path, filtered]
         let err = Pipe()

@@ -11,7 +11,7 @@ struct HostileEnvironmentCLITests {
 
     /// Runs `tweetie-db arguments…` with standard output going to `stdoutPath` (a file or device).
     static func run(_ arguments: [String], stdoutPath: String) throws -> (status: Int32, stderr: String) {
-        let process = Process()
+        let process = SpawnedProcess()
         process.executableURL = CLI.executable
         process.arguments = arguments
         guard let out = FileHandle(forWritingAtPath: stdoutPath) else { throw CocoaError(.fileNoSuchFile) }
@@ -107,8 +107,8 @@ struct HostileEnvironmentCLITests {
     /// Starts `tweetie-db arguments…`, waits until `path` exists (the command is mid-way), sends
     /// `signal`, and returns the exit (status, reason, stderr); nil when the command finished
     /// before `path` was seen.
-    static func interrupt(_ arguments: [String], whenExists path: @escaping () -> String?, with signal: Int32) throws -> (Int32, Process.TerminationReason, String)? {
-        let process = Process()
+    static func interrupt(_ arguments: [String], whenExists path: @escaping () -> String?, with signal: Int32) throws -> (Int32, SpawnedProcess.TerminationReason, String)? {
+        let process = SpawnedProcess()
         process.executableURL = CLI.executable
         process.arguments = arguments
         let err = Pipe()
@@ -156,7 +156,7 @@ struct HostileEnvironmentCLITests {
     @Test func sigquitStopsAFollowingFeedWithoutABacktrace() throws {
         let db = try StoreCommandsTests.seeded(20)
         defer { db.remove() }
-        let process = Process()
+        let process = SpawnedProcess()
         process.executableURL = CLI.executable
         process.arguments = ["feed", "list", "--follow", "--db", db.path]
         let out = Pipe(), err = Pipe()
@@ -348,7 +348,7 @@ extension HostileEnvironmentCLITests {
         let destination = db.path + "-again"
         try FileManager.default.createDirectory(atPath: destination, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: destination) }
-        let gone = Process()
+        let gone = SpawnedProcess()
         gone.executableURL = URL(fileURLWithPath: "/bin/true")
         try gone.run()
         gone.waitUntilExit()

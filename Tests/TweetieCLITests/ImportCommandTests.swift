@@ -124,7 +124,7 @@ struct ImportCommandTests {
         let db = TemporaryDirectory.database()
         defer { db.remove() }
         let script = "ulimit -v 1000000 && exec \"$0\" import \"$1\" --db \"$2\" --max-line-bytes 1073741824"
-        let process = Process()
+        let process = SpawnedProcess()
         process.executableURL = URL(fileURLWithPath: "/bin/sh")
         process.arguments = ["-c", script, CLI.executable.path, file, db.path]
         let err = Pipe()

@@ -61,10 +61,10 @@ struct MaxReadersCLITests {
         // Enough tweets that an export blocks on a full pipe while its read transaction is open.
         let store = try Self.openWithFourSlots(db, ticks: 300)
         defer { store.close() }
-        var exports: [Process] = []
+        var exports: [SpawnedProcess] = []
         defer { for export in exports where export.isRunning { kill(export.processIdentifier, SIGKILL) } }
         for _ in 0..<4 {
-            let export = Process()
+            let export = SpawnedProcess()
             export.executableURL = CLI.executable
             export.arguments = ["export", "--db", db.path]
             export.standardOutput = Pipe()  // never read: the export blocks with its transaction open

@@ -32,7 +32,7 @@ struct ScratchDatabase {
 
 /// A `tweetie-serve` process on an ephemeral loopback port.
 final class ServerProcess: @unchecked Sendable {
-    let process = Process()
+    let process = SpawnedProcess()
     let port: Int
     private let output: FileHandle
 

@@ -52,7 +52,7 @@ public enum ChildProcess {
     /// standard input when `nil`); `environment` adds or, with `nil`, removes variables.
     public static func run(_ executable: URL, _ arguments: [String], stdin: Data? = nil,
                            environment: [String: String?] = [:], timeout: Double = 120) throws -> ProcessResult {
-        let process = Process()
+        let process = SpawnedProcess()
         process.executableURL = executable
         process.arguments = arguments
         var merged = ProcessInfo.processInfo.environment
@@ -87,7 +87,7 @@ public enum ChildProcess {
     /// Starts `executable arguments…` and returns it running, its standard output readable line
     /// by line (standard error is discarded).
     public static func start(_ executable: URL, _ arguments: [String]) throws -> RunningProcess {
-        let process = Process()
+        let process = SpawnedProcess()
         process.executableURL = executable
         process.arguments = arguments
         let out = Pipe()
@@ -101,7 +101,7 @@ public enum ChildProcess {
     /// be started.
     @discardableResult
     public static func status(_ executable: String, _ arguments: [String]) -> Int32 {
-        let process = Process()
+        let process = SpawnedProcess()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
         process.standardOutput = FileHandle.nullDevice
@@ -132,11 +132,11 @@ public final class OutputCollector: @unchecked Sendable {
 
 /// A running child process whose standard output is read line by line.
 public final class RunningProcess: @unchecked Sendable {
-    public let process: Process
+    public let process: SpawnedProcess
     private let output: FileHandle
     private var buffer = Data()
 
-    public init(process: Process, output: FileHandle) {
+    public init(process: SpawnedProcess, output: FileHandle) {
         self.process = process
         self.output = output
     }

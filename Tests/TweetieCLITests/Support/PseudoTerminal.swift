@@ -1,4 +1,5 @@
 import Foundation
+import TweetieTestSupport
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -6,7 +7,7 @@ import Glibc
 /// Runs `tweetie-db` with its standard input, output and error on a pseudo-terminal of a fixed
 /// size, collecting everything it writes.
 final class PseudoTerminalRun: @unchecked Sendable {
-    let process = Process()
+    let process = SpawnedProcess()
     private let master: Int32
     private let lock = NSLock()
     private var bytes: [UInt8] = []
