@@ -32,7 +32,7 @@ extension TweetsCommand {
                     fieldTable([
                         ("id", "\(tweet.id)"),
                         ("author", "\(tweet.name) (@\(tweet.username), id \(tweet.authorId))"),
-                        ("created", RecordJSON.string(from: tweet.created)),
+                        ("created", displayDate(tweet.created)),
                         ("retweets", "\(tweet.retweetCount)"),
                         ("favorites", "\(tweet.favoriteCount)"),
                         ("image", tweet.imageURL),

@@ -57,6 +57,33 @@ struct StoreCommandsTests {
         #expect(users.status == 0 && users.output.trimmingCharacters(in: .whitespacesAndNewlines) == "[\n\n]" || users.output.contains("[]") || users.output.contains("[\n\n]"))
     }
 
+    /// A record written through the Swift API may hold any `Double` as a date. Tables show such a
+    /// tweet (they used to trap on it); JSON output and export refuse it with a sentence.
+    @Test func aTweetWithADateThatHasNoTextIsShownNotACrash() throws {
+        let db = try Self.seeded(3)
+        defer { db.remove() }
+        let store = try TweetieDatabase.open(at: db.path)
+        for (id, seconds) in [(900_001, Double.nan), (900_002, -Double.infinity), (900_003, 1e300)] as [(Int64, Double)] {
+            let tweet = Tweet(id: id, text: "odd date", name: "Ann", username: "ann", authorId: 7,
+                              created: Date(timeIntervalSince1970: seconds), imageURL: "https://example.com/a.png",
+                              retweetCount: 0, favoriteCount: 0)
+            try store.write { try $0.add(tweet) }
+        }
+        store.close()
+
+        let list = try CLI.run(["tweets", "list", "--db", db.path, "--format", "table"])
+        #expect(list.status == 0, "\(list.stderr)")
+        #expect(list.output.contains("no date (nan s from 1970)") && list.output.contains("no date (-inf s from 1970)")
+                && list.output.contains("no date (1e+300 s from 1970)"), "\(list.output)")
+        let show = try CLI.run(["tweets", "show", "900001", "--db", db.path, "--format", "table"])
+        #expect(show.status == 0 && show.output.contains("no date (nan s from 1970)"), "\(show.stderr)\(show.output)")
+        for arguments in [["tweets", "show", "900001", "--format", "json"], ["export"]] {
+            let refused = try CLI.run(arguments + ["--db", db.path])
+            #expect(refused.status != 0 && refused.signal == nil, "\(arguments): \(refused.status) \(refused.stderr)")
+            #expect(refused.stderr.contains("Error:") && !refused.stderr.contains("Fatal error"), "\(arguments): \(refused.stderr)")
+        }
+    }
+
     @Test func exportImportRoundTripAndBackup() throws {
         let db = try Self.seeded()
         defer { db.remove() }

@@ -40,6 +40,16 @@ public enum RecordJSON {
     /// ```
     public static func string(from date: Date) -> String { ISO8601.string(from: date) }
 
+    /// Whether `date` has a record JSON text: it is finite and within about 292 million years of
+    /// 1970. Check it before ``string(from:)`` when the date comes from stored data you do not
+    /// control (a record written through the Swift API may hold any `Double`); export refuses such
+    /// a record, naming its key.
+    ///
+    /// ```swift
+    /// let shown = RecordJSON.hasText(tweet.created) ? RecordJSON.string(from: tweet.created) : "(no date)"
+    /// ```
+    public static func hasText(_ date: Date) -> Bool { ISO8601.hasText(date) }
+
     /// Parses an ISO 8601 date (with or without fractional seconds, with a zone).
     ///
     /// ```swift

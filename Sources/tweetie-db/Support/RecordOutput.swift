@@ -106,3 +106,14 @@ struct RecordListPrinter<R: Encodable> {
         }
     }
 }
+
+/// A stored date as tables show it: its record JSON text, or what it is when it has none (a NaN or
+/// infinite date, or one beyond about 292 million years from 1970, written through the Swift API):
+/// a listing shows such a record instead of stopping at it.
+///
+/// ```swift
+/// displayDate(tweet.created)   // "2018-12-08T08:47:15.000Z", or "no date (nan s from 1970)"
+/// ```
+func displayDate(_ date: Date) -> String {
+    RecordJSON.hasText(date) ? RecordJSON.string(from: date) : "no date (\(date.timeIntervalSince1970) s from 1970)"
+}
