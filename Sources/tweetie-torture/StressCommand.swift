@@ -63,10 +63,10 @@ struct StressCommand: ParsableCommand {
             encoder.outputFormatting = [.sortedKeys]
             Out.line(String(decoding: try encoder.encode(s), as: UTF8.self))
         case .text:
-            let ratio = Double(s.fileSizeAfter) / Double(max(1, s.compactedSize))
+            let ratio = Double(s.usedSizeAfter) / Double(max(1, s.compactedSize))
             Out.line("stress: \(s.writers) writers, \(s.observers) observers, \(s.seconds) s (\(String(format: "%.1f", Date().timeIntervalSince(started))) s in all)")
             Out.line("  commits: \(s.commits) (per writer \(s.commitsPerWriter.map(String.init).joined(separator: ", "))); shared overwrites \(s.sharedOverwrites); \(s.records) records at the end")
-            Out.line("  data.mdb: \(s.fileSizeBefore) bytes before, \(s.fileSizeAfter) after; compacted copy \(s.compactedSize) (ratio \(String(format: "%.2f", ratio)), bound \(s.maxFileRatio))")
+            Out.line("  data.mdb: \(s.fileSizeBefore) bytes before, \(s.fileSizeAfter) after, \(s.usedSizeAfter) of them used; compacted copy \(s.compactedSize) (used / compacted \(String(format: "%.2f", ratio)), bound \(s.maxFileRatio))")
             if let growth = s.growth {
                 Out.line("  growth (\(growth.samples.count) samples, \(growth.polls) reader-table polls; pages of \(growth.pageSize) bytes):")
                 Out.line("     run      t    data.mdb   used   free  pinned  last txn  reader lag (max in the second before)")

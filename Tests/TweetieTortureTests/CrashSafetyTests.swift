@@ -68,7 +68,8 @@ struct CrashSafetyTests {
         #expect(summary.mapSizeBefore == 1 << 20)
         #expect(summary.fileSizeAfter > summary.fileSizeBefore && summary.compactedSize > 0)
         #expect(summary.maxFileRatio == bound)
-        #expect(Double(summary.fileSizeAfter) <= summary.maxFileRatio * Double(summary.compactedSize))
+        #expect(summary.usedSizeAfter > 0 && summary.usedSizeAfter <= summary.fileSizeAfter)
+        #expect(Double(summary.usedSizeAfter) <= summary.maxFileRatio * Double(summary.compactedSize))
         // The growth time series: one sample per second while the writers ran, the milestones, the readers.
         let growth = try #require(summary.growth)
         #expect(growth.samples.count >= 5 && growth.polls > growth.samples.count)

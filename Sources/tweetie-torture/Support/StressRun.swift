@@ -135,17 +135,20 @@ final class StressRun {
         checkNoLostUpdate(acks: acks, records: records, lastSequence: lastSequence)
         summary.mapSizeAfter = store.info().mapSize
         summary.fileSizeAfter = Self.fileSize(database + "/data.mdb")
+        summary.usedSizeAfter = store.info().usedBytes
         let backup = FileManager.default.temporaryDirectory.appendingPathComponent("tweetie-torture-compact-\(UUID().uuidString)").path
         defer { try? FileManager.default.removeItem(atPath: backup) }
         try store.backup(to: backup, compact: true)
         summary.compactedSize = Self.fileSize(backup + "/data.mdb")
-        let ratio = Double(summary.fileSizeAfter) / Double(max(1, summary.compactedSize))
+        // The pages LMDB used, not the zeros the store wrote ahead of it ("The file grows ahead",
+        // BENCHMARKS.md): those are a deliberate step of up to an eighth of the file.
+        let ratio = Double(summary.usedSizeAfter) / Double(max(1, summary.compactedSize))
         if ratio > summary.maxFileRatio {
             var why = ""
             if let growth = summary.growth {
                 why = "; the oldest reader lagged up to \(growth.maxReaderLag) commits (\(growth.maxReaderLagHolder ?? "no reader")), one read transaction was seen open \(Int(growth.longestReadMilliseconds)) ms (\(growth.longestReadHolder ?? "none")), up to \(growth.maxPinnedPages) free pages were pinned"
             }
-            fail("data.mdb is \(summary.fileSizeAfter) bytes, \(String(format: "%.1f", ratio))× the compacted copy (\(summary.compactedSize) bytes); the bound is \(summary.maxFileRatio)×\(why)")
+            fail("data.mdb uses \(summary.usedSizeAfter) bytes (the file is \(summary.fileSizeAfter)), \(String(format: "%.1f", ratio))× the compacted copy (\(summary.compactedSize) bytes); the bound is \(summary.maxFileRatio)×\(why)")
         }
 
         // 5. Observers converge to a fresh read.

@@ -9,6 +9,10 @@ struct StressSummary: Codable, Sendable {
     var records = 0
     var fileSizeBefore = 0
     var fileSizeAfter = 0
+    /// The bytes of data.mdb up to its last committed page (`StoreInfo.usedBytes`): what LMDB
+    /// wrote. The file itself is longer by the zeros the store writes ahead of LMDB (up to an
+    /// eighth of the file, at most 1 MiB), which the file-size bound does not count.
+    var usedSizeAfter = 0
     var compactedSize = 0
     var mapSizeBefore = 0
     var mapSizeAfter = 0

@@ -37,6 +37,7 @@ struct StressSummary: Decodable {
     var records: Int
     var fileSizeBefore: Int
     var fileSizeAfter: Int
+    var usedSizeAfter: Int
     var compactedSize: Int
     var mapSizeBefore: Int
     var writerMapSizes: [Int]
