@@ -16,6 +16,9 @@ extension Suites {
         case macro
         /// TweetieSync's `Tweet` itself (`@Record`, its own JSON `Codable`).
         case tweet
+        /// `Tweet`'s fields with the hand-written codec `Tweet` had before `@Record`
+        /// (`HandCodedTweet`): `Tweet`'s control, measured in the same run.
+        case handCoded
         /// `@Record` without `@Interned` (`UninternedMacroTweet`).
         case uninterned
         /// `Record, Codable` (`CodableTweet`): stored through `Codable`.
@@ -34,6 +37,7 @@ extension Suites {
             switch self {
             case .macro: "`@Record` type"
             case .tweet: "`Tweet`"
+            case .handCoded: "hand-written codec (`Tweet` before `@Record`)"
             case .uninterned: "`@Record` type without `@Interned`"
             case .codable: "`Record, Codable` type"
             case .grdb: "GRDB `Codable` record"
@@ -77,6 +81,7 @@ extension Suites {
         let tweets = TweetGenerator().tweets(1..<Int64(n + 1))
         let macro = tweets.map(MacroTweet.init), uninterned = tweets.map(UninternedMacroTweet.init)
         let codable = tweets.map(CodableTweet.init), grdb = tweets.map(GRDBCodableTweet.init)
+        let handCoded = tweets.map(HandCodedTweet.init)
         let (keys, values) = try encodedPairs(tweets)
         var upsert: [RecordVariant: [UInt64]] = [:], scan: [RecordVariant: [UInt64]] = [:]
         var upsertCPU: [RecordVariant: [UInt64]] = [:], scanCPU: [RecordVariant: [UInt64]] = [:]
@@ -92,6 +97,7 @@ extension Suites {
                 switch variant {
                 case .macro: times = try storeRound(macro)
                 case .tweet: times = try storeRound(tweets)
+                case .handCoded: times = try storeRound(handCoded)
                 case .uninterned: times = try storeRound(uninterned)
                 case .codable: times = try storeRound(codable)
                 case .grdb: times = try grdbRound(grdb)
