@@ -61,8 +61,8 @@ final class PseudoTerminalRun: @unchecked Sendable {
     // Glibc's module does not export the pseudo-terminal functions of <stdlib.h> (they need
     // _XOPEN_SOURCE): look them up in the C library.
     private static func libc<T>(_ name: String, as type: T.Type) -> T {
-        guard let symbol = dlsym(nil, name) else { fatalError("the C library has no \(name)") }
-        return unsafeBitCast(symbol, to: type)
+        guard let function = CLibrary.function(name, as: type) else { fatalError("the C library has no \(name)") }
+        return function
     }
     private static let openpt = libc("posix_openpt", as: (@convention(c) (Int32) -> Int32).self)
     private static let grantpt = libc("grantpt", as: (@convention(c) (Int32) -> Int32).self)
