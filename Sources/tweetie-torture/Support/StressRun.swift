@@ -133,9 +133,10 @@ final class StressRun {
         summary.commits = lastSequence
         summary.records = records.count
         checkNoLostUpdate(acks: acks, records: records, lastSequence: lastSequence)
-        summary.mapSizeAfter = store.info().mapSize
+        let info = store.info()
+        summary.mapSizeAfter = info.mapSize
         summary.fileSizeAfter = Self.fileSize(database + "/data.mdb")
-        summary.usedSizeAfter = store.info().usedBytes
+        summary.usedSizeAfter = info.usedBytes
         let backup = FileManager.default.temporaryDirectory.appendingPathComponent("tweetie-torture-compact-\(UUID().uuidString)").path
         defer { try? FileManager.default.removeItem(atPath: backup) }
         try store.backup(to: backup, compact: true)
