@@ -94,27 +94,44 @@ extension StoreWriter {
 
     /// Encodes the records of `chunk` (its primary key, its bytes, its index entries), on the
     /// batch's encoder thread; returns `false` at the first record that fails to encode.
+    ///
+    /// Each record is used where it lies (`inout` on the batch's memory, which nothing writes):
+    /// reading it into a local would copy it, retaining and releasing every string and array it
+    /// holds, twice per record on two threads. The indexes' components are taken out of
+    /// `R.indexes` once per chunk (``IndexEntryComponents``): using an `Index` per record copies
+    /// its name and arrays.
     @inlinable
     static func encode<R: Record>(_ records: UnsafeBufferPointer<R>, into chunk: EncodedChunk) -> Bool {
-        let indexes = R.indexes
+        guard let base = records.baseAddress else { return true }
+        let entries = IndexEntryComponents(R.indexes)
+        let inPlace = UnsafeMutablePointer(mutating: base)
+        var key = KeyEncoder()
         for position in chunk.first..<chunk.limit {
-            let record = records[position]
-            let key = record.encodedPrimaryKey
-            key.withUnsafeBytes { chunk.append($0) }
-            do {
-                var writer = RecordWriter(reusing: chunk.recordScratch)
-                try record._encodeStored(to: &writer)
-                chunk.append(try writer.finishInPlace())
-            } catch {
-                chunk.failure = error
-                return false
-            }
-            for index in indexes.indices {
-                chunk.entryScratch.reset()
-                indexes[index].appendEntryKey(of: record, primaryKey: key, to: &chunk.entryScratch)
-                chunk.entryScratch.bytes.withUnsafeBytes { chunk.append($0) }
-            }
+            guard encodeRecord(&inPlace[position], entries: entries, key: &key, into: chunk) else { return false }
             chunk.count += 1
+        }
+        return true
+    }
+
+    /// Encodes one record of a chunk; see ``encode(_:into:)``. (`record` is never written.)
+    @inlinable
+    static func encodeRecord<R: Record>(_ record: inout R, entries: IndexEntryComponents<R>, key: inout KeyEncoder,
+                                  into chunk: EncodedChunk) -> Bool {
+        key.reset()
+        key.append(record.primaryKey)
+        key.bytes.withUnsafeBytes { chunk.append($0) }
+        do {
+            var writer = RecordWriter(reusing: chunk.recordScratch)
+            try record._encodeStored(to: &writer)
+            chunk.append(try writer.finishInPlace())
+        } catch {
+            chunk.failure = error
+            return false
+        }
+        for index in 0..<entries.count {
+            chunk.entryScratch.reset()
+            entries.appendEntryKey(index, of: record, primaryKey: key.bytes, to: &chunk.entryScratch)
+            chunk.entryScratch.bytes.withUnsafeBytes { chunk.append($0) }
         }
         return true
     }
