@@ -50,6 +50,13 @@ final class EncodedChunk: @unchecked Sendable {
         ends.append(buffer.count)
     }
 
+    /// Whether every index entry of record `record` fits LMDB's key size limit.
+    @inlinable
+    func entriesFit(ofRecord record: Int, indexCount: Int) -> Bool {
+        for position in 0..<indexCount where field(2 + position, ofRecord: record).count > Store.maxKeySize { return false }
+        return true
+    }
+
     /// Run `field` of record `record` (0-based within the chunk).
     @inlinable
     func field(_ field: Int, ofRecord record: Int) -> UnsafeRawBufferPointer {

@@ -20,6 +20,14 @@ struct OperationList: Sendable {
         kinds.append(kind)
     }
 
+    /// Appends a key in place.
+    @inlinable @inline(__always)
+    mutating func append(raw key: UnsafeRawBufferPointer, kind: UInt8) {
+        bytes.append(contentsOf: key)
+        ends.append(bytes.count)
+        kinds.append(kind)
+    }
+
     /// Appends key `position` of `other`.
     mutating func append(_ other: OperationList, key position: Int, kind: UInt8) {
         bytes.append(contentsOf: other.bytes[other.keyRange(position)])

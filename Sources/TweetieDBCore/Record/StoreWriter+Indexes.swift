@@ -58,13 +58,30 @@ extension StoreWriter {
     }
 
     /// Writes the index entries a batch held back, each index's in key order.
+    ///
+    /// Sorting needs no transaction: when one index's entries need a long sort (an index whose
+    /// order has nothing to do with the batch's, like an author index over tweets in id order)
+    /// and another index has entries to write meanwhile, a helper thread sorts the first while
+    /// this thread writes the others, and this thread writes the sorted ones last.
     @usableFromInline
     func writePendingIndexEntries(descriptor: CollectionDescriptor) throws {
         guard scratch.hasPending else { return }
         scratch.hasPending = false
         let transaction = self.writeTransaction
+        var positions = descriptor.indexDatabases.indices.filter { !scratch.pending[$0].isEmpty }
+        var sorting: SideThread?
+        if positions.count > 1,
+           let large = positions.first(where: { scratch.pending[$0].entryCount >= PendingIndexEntries.sideSortMinimum && scratch.pending[$0].needsSort }) {
+            let pending = scratch.pending[large]
+            sorting = SideThread(name: "TweetieDB index sort") { pending.sortIntoKeyOrder() }
+            positions.removeAll { $0 == large }
+            positions.append(large)
+        }
+        // Whatever happens, the helper is done with its entries before they are reused.
+        defer { sorting?.wait() }
         do {
-            for position in descriptor.indexDatabases.indices where !scratch.pending[position].isEmpty {
+            for position in positions {
+                if position == positions.last { sorting?.wait() }
                 let database = descriptor.indexDatabases[position]
                 try scratch.pending[position].forEachInKeyOrder { entry, primaryKey in
                     try transaction.putAppending(rawKey: entry, rawValue: primaryKey, in: database)
@@ -73,6 +90,7 @@ extension StoreWriter {
         } catch {
             // A failed put leaves LMDB's transaction unusable; drop the other indexes' entries
             // too, so that no later batch writes them into another collection's index.
+            sorting?.wait()
             for pending in scratch.pending { pending.discard() }
             throw error
         }

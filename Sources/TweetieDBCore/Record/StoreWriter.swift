@@ -94,6 +94,16 @@ extension StoreWriter {
             recorder.changes.recordInsert(descriptor.name, key)
             return .inserted
         }
+        return try replaceRecord(R.self, stored: stored, key: key, bytes: bytes, policy: policy, descriptor: descriptor)
+    }
+
+    /// The second half of ``putRecord(_:key:bytes:policy:descriptor:)``, for a key that is
+    /// already stored (`stored`, as `MDB_NOOVERWRITE` handed it back): refuses it under `.error`,
+    /// reports identical bytes, or replaces the record and the index entries that changed.
+    @inlinable
+    func replaceRecord<R: Record>(_ type: R.Type, stored: UnsafeRawBufferPointer, key: [UInt8], bytes: UnsafeRawBufferPointer,
+                                  policy: UpdatePolicy, descriptor: CollectionDescriptor) throws -> WriteOutcome {
+        let transaction = self.writeTransaction
         if policy == .error {
             throw StoreError(.constraintViolation, operation: "add", database: descriptor.name, path: store.path,
                                 message: "a \(R.self) with primary key \(descriptor.describeKey(key)) already exists (update policy .error)")

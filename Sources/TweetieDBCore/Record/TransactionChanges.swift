@@ -35,6 +35,19 @@ public struct TransactionChanges: Sendable, Hashable {
         append(collection, key, kind: 0)
     }
 
+    /// ``recordInsert(_:_:)`` for a key in place (a batch's encoded chunk).
+    @inlinable
+    mutating func recordInsert(_ collection: String, raw key: UnsafeRawBufferPointer) {
+        if let index = collections.firstIndex(of: collection) {
+            lists[index].append(raw: key, kind: 0)
+        } else {
+            collections.append(collection)
+            var list = OperationList()
+            list.append(raw: key, kind: 0)
+            lists.append(list)
+        }
+    }
+
     @usableFromInline
     mutating func recordModify(_ collection: String, _ key: [UInt8]) {
         append(collection, key, kind: 1)
