@@ -66,13 +66,20 @@ extension Suites {
         public var scanCPU: [RecordVariant: [UInt64]]
     }
 
-    /// Measures suite 7: an untimed warm-up round, then `rounds` rounds, each of which, for every
+    /// Measures suite 7: an untimed warm-up round, then `rounds` rounds. In a round, every
     /// variant in turn (the order rotated by one each round and reversed every other round, so
-    /// that no variant always runs first or after the same one),
-    /// upserts the same `n` records into a fresh store in one transaction (durability `.full`;
-    /// GRDB WAL synchronous=FULL) and then, after one untimed scan, times three sorted (`created`
-    /// newest first) decoded scans of all of them, checking each one's count and order, and keeps
-    /// the median (``timedScan(of:count:_:)``).
+    /// that no variant always runs first or after the same one) upserts the same `n` records
+    /// into a fresh store in one transaction (durability `.full`; GRDB WAL synchronous=FULL),
+    /// timed, and keeps its store open. Then the scans, sorted (`created` newest first) and
+    /// decoded, each one's count and order checked: one untimed pass over every variant's store,
+    /// then three timed passes, each pass every variant once in the round's order. A variant's
+    /// scan figure for the round is the median of its three.
+    ///
+    /// The scans are interleaved because this machine switches between a fast and a slow phase
+    /// every few seconds (the same scan takes 60 or 100 ms; see BENCHMARKS.md): a pass takes
+    /// about half a second, so the variants compared within a pass ran in the same phase far
+    /// more often than when each variant's scans followed its own upsert (and GRDB's six-second
+    /// upsert came between them).
     ///
     /// ```swift
     /// let result = try Suites.recordTypes(n: 100_000, rounds: 5)
@@ -92,95 +99,116 @@ extension Suites {
         // glibc may or may not have trimmed, to the one after).
         for round in -1..<rounds {
             let rotated = (0..<variants.count).map { variants[($0 + max(round, 0)) % variants.count] }
+            var open: [(variant: RecordVariant, stored: StoredVariant)] = []
+            defer { for entry in open { entry.stored.close() } }
             for variant in round % 2 == 0 ? rotated : rotated.reversed() {
-                let times: RoundTimes
+                let ns: UInt64, cpu: UInt64
                 switch variant {
-                case .macro: times = try storeRound(macro)
-                case .tweet: times = try storeRound(tweets)
-                case .handCoded: times = try storeRound(handCoded)
-                case .uninterned: times = try storeRound(uninterned)
-                case .codable: times = try storeRound(codable)
-                case .grdb: times = try grdbRound(grdb)
+                case .macro: (ns, cpu) = try upsertRound(macro, into: &open, as: variant)
+                case .tweet: (ns, cpu) = try upsertRound(tweets, into: &open, as: variant)
+                case .handCoded: (ns, cpu) = try upsertRound(handCoded, into: &open, as: variant)
+                case .uninterned: (ns, cpu) = try upsertRound(uninterned, into: &open, as: variant)
+                case .codable: (ns, cpu) = try upsertRound(codable, into: &open, as: variant)
+                case .grdb: (ns, cpu) = try grdbUpsertRound(grdb, into: &open)
                 case .raw:
                     let run = try rawBulk(keys: keys, values: values)
-                    times = RoundTimes(upsert: run.ns, upsertCPU: run.cpu)
+                    (ns, cpu) = (run.ns, run.cpu)
                 }
                 guard round >= 0 else { continue }
-                upsert[variant, default: []].append(times.upsert)
-                upsertCPU[variant, default: []].append(times.upsertCPU)
-                if let ns = times.scan, let cpu = times.scanCPU {
-                    scan[variant, default: []].append(ns)
-                    scanCPU[variant, default: []].append(cpu)
+                upsert[variant, default: []].append(ns)
+                upsertCPU[variant, default: []].append(cpu)
+            }
+            var runs: [RecordVariant: [(ns: UInt64, cpu: UInt64)]] = [:]
+            for pass in 0..<4 {
+                for entry in open {
+                    let run = try entry.stored.scan()
+                    if pass > 0 { runs[entry.variant, default: []].append(run) }
                 }
+            }
+            guard round >= 0 else { continue }
+            for (variant, timed) in runs {
+                let median = timed.sorted { $0.ns < $1.ns }[timed.count / 2]
+                scan[variant, default: []].append(median.ns)
+                scanCPU[variant, default: []].append(median.cpu)
             }
         }
         return RecordTypesResult(n: n, upsert: upsert, scan: scan, upsertCPU: upsertCPU, scanCPU: scanCPU)
     }
 
-    /// One round of one variant: elapsed and CPU nanoseconds of its upsert and (but for raw) its scan.
+    /// A variant's store, filled and still open, for the round's interleaved scans.
     ///
     /// ```swift
-    /// let times = try Suites.storeRound(tweets)
-    /// print(times.upsert, times.scan ?? 0)
+    /// let (ns, cpu) = try stored.scan()
+    /// stored.close()
     /// ```
-    struct RoundTimes {
-        var upsert: UInt64
-        var upsertCPU: UInt64
-        var scan: UInt64?
-        var scanCPU: UInt64?
+    struct StoredVariant {
+        /// One timed scan (elapsed and CPU nanoseconds), its result checked and released after
+        /// the clock stops.
+        let scan: () throws -> (ns: UInt64, cpu: UInt64)
+        /// Closes the store and removes its files.
+        let close: () -> Void
     }
 
-    /// One round of one TweetieDB record type: the timed upsert into a fresh store, then the timed
-    /// scan after an untimed one.
+    /// One TweetieDB record type's upsert: all records in one transaction into a fresh store,
+    /// timed (elapsed and CPU nanoseconds); the store stays open in `open` for the scans.
     ///
     /// ```swift
-    /// let (upsertNs, scanNs) = try Suites.storeRound(tweets)
+    /// let (ns, cpu) = try Suites.upsertRound(tweets, into: &open, as: .tweet)
     /// ```
-    static func storeRound<R: Record & BenchRecord>(_ records: [R]) throws -> RoundTimes {
+    static func upsertRound<R: Record & BenchRecord>(_ records: [R], into open: inout [(variant: RecordVariant, stored: StoredVariant)],
+                                                     as variant: RecordVariant) throws -> (UInt64, UInt64) {
         let path = TemporaryPath.make("records")
         let store = try Store.open(at: path, configuration: TweetieFixture.configuration(durability: .full), collections: [R.self])
-        defer { store.close(); try? FileManager.default.removeItem(atPath: path) }
-        let (_, upsertNs, _, upsertCPU) = try PageFaults.timing { try store.write { tx in try tx.add(contentsOf: records, update: .all) } }
+        let close = { store.close(); try? FileManager.default.removeItem(atPath: path) }
+        let times: (UInt64, UInt64)
+        do {
+            let (_, upsertNs, _, upsertCPU) = try PageFaults.timing { try store.write { tx in try tx.add(contentsOf: records, update: .all) } }
+            times = (upsertNs, upsertCPU)
+        } catch {
+            close()
+            throw error
+        }
         let query = Query<R>().sorted(byIndex: "created")
-        let (scanNs, scanCPU) = try timedScan(of: "\(R.self)", count: records.count) { try store.read { try $0.fetch(query) } }
-        return RoundTimes(upsert: upsertNs, upsertCPU: upsertCPU, scan: scanNs, scanCPU: scanCPU)
+        open.append((variant, StoredVariant(scan: {
+            try timedScan(of: "\(R.self)", count: records.count) { try store.read { try $0.fetch(query) } }
+        }, close: close)))
+        return times
     }
 
-    /// The same round for the GRDB `Codable` record, in a fresh GRDB peer.
+    /// The same for the GRDB `Codable` record, in a fresh GRDB peer.
     ///
     /// ```swift
-    /// let (upsertNs, scanNs) = try Suites.grdbRound(tweets.map(GRDBCodableTweet.init))
+    /// let (ns, cpu) = try Suites.grdbUpsertRound(tweets.map(GRDBCodableTweet.init), into: &open)
     /// ```
-    static func grdbRound(_ records: [GRDBCodableTweet]) throws -> RoundTimes {
+    static func grdbUpsertRound(_ records: [GRDBCodableTweet], into open: inout [(variant: RecordVariant, stored: StoredVariant)]) throws -> (UInt64, UInt64) {
         let peer = try GRDBPeer(synchronous: .full)
-        defer { peer.close() }
-        let (_, upsertNs, _, upsertCPU) = try PageFaults.timing { try peer.upsertRecords(records) }
-        let (scanNs, scanCPU) = try timedScan(of: "GRDBCodableTweet", count: records.count) { try peer.recordTimeline() }
-        return RoundTimes(upsert: upsertNs, upsertCPU: upsertCPU, scan: scanNs, scanCPU: scanCPU)
+        let times: (UInt64, UInt64)
+        do {
+            let (_, upsertNs, _, upsertCPU) = try PageFaults.timing { try peer.upsertRecords(records) }
+            times = (upsertNs, upsertCPU)
+        } catch {
+            peer.close()
+            throw error
+        }
+        open.append((.grdb, StoredVariant(scan: {
+            try timedScan(of: "GRDBCodableTweet", count: records.count) { try peer.recordTimeline() }
+        }, close: { peer.close() })))
+        return times
     }
 
-    /// Runs `scan` once untimed and three times timed, checks that each returned `count` records
-    /// with ids `count` down to 1 (newest first: `created` grows with the id), and returns the
-    /// elapsed and CPU nanoseconds of the median timed run; each result is released after the
-    /// clock stops.
+    /// Runs `scan` once, timed, checks that it returned `count` records with ids `count` down
+    /// to 1 (newest first: `created` grows with the id), and returns its elapsed and CPU
+    /// nanoseconds; the result is released after the clock stops.
     ///
     /// ```swift
     /// let (ns, cpu) = try Suites.timedScan(of: "Tweet", count: n) { try store.read { try $0.fetch(Suites.timeline) } }
     /// ```
-    static func timedScan<R: BenchRecord>(of name: String, count: Int, _ scan: () throws -> [R]) throws -> (UInt64, UInt64) {
-        func check(_ records: [R]) throws {
-            guard records.count == count, records.first?.id == Int64(count), records.last?.id == 1 else {
-                throw SuiteError("suite 7: the sorted scan of \(name) returned \(records.count) records of \(count), ids \(records.first?.id ?? 0)…\(records.last?.id ?? 0), expected \(count)…1")
-            }
+    static func timedScan<R: BenchRecord>(of name: String, count: Int, _ scan: () throws -> [R]) throws -> (ns: UInt64, cpu: UInt64) {
+        let (records, ns, _, cpu) = try PageFaults.timing(scan)
+        guard records.count == count, records.first?.id == Int64(count), records.last?.id == 1 else {
+            throw SuiteError("suite 7: the sorted scan of \(name) returned \(records.count) records of \(count), ids \(records.first?.id ?? 0)…\(records.last?.id ?? 0), expected \(count)…1")
         }
-        try check(try scan())
-        var runs: [(ns: UInt64, cpu: UInt64)] = []
-        for _ in 0..<3 {
-            let (records, ns, _, cpu) = try PageFaults.timing(scan)
-            try check(records)
-            runs.append((ns, cpu))
-        }
-        return runs.sorted { $0.ns < $1.ns }[1]
+        return (ns, cpu)
     }
 }
 
