@@ -38,14 +38,8 @@ public struct TransactionChanges: Sendable, Hashable {
     /// ``recordInsert(_:_:)`` for a key in place (a batch's encoded chunk).
     @inlinable
     mutating func recordInsert(_ collection: String, raw key: UnsafeRawBufferPointer) {
-        if let index = collections.firstIndex(of: collection) {
-            lists[index].append(raw: key, kind: 0)
-        } else {
-            collections.append(collection)
-            var list = OperationList()
-            list.append(raw: key, kind: 0)
-            lists.append(list)
-        }
+        let index = list(of: collection)
+        lists[index].append(raw: key, kind: 0)
     }
 
     @usableFromInline
@@ -60,14 +54,18 @@ public struct TransactionChanges: Sendable, Hashable {
 
     @inlinable @inline(__always)
     mutating func append(_ collection: String, _ key: [UInt8], kind: UInt8) {
-        if let index = collections.firstIndex(of: collection) {
-            lists[index].append(key, kind: kind)
-        } else {
-            collections.append(collection)
-            var list = OperationList()
-            list.append(key, kind: kind)
-            lists.append(list)
-        }
+        let index = list(of: collection)
+        lists[index].append(key, kind: kind)
+    }
+
+    /// The position of `collection`'s operations in ``lists``, an empty list added at the end
+    /// for a collection not touched before.
+    @inlinable @inline(__always)
+    mutating func list(of collection: String) -> Int {
+        if let index = collections.firstIndex(of: collection) { return index }
+        collections.append(collection)
+        lists.append(OperationList())
+        return lists.count - 1
     }
 
     /// Folds the operations of one collection into each key's net change, keys ascending: a
