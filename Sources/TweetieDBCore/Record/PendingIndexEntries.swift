@@ -62,9 +62,10 @@ final class PendingIndexEntries: @unchecked Sendable {
     /// copy itself, 200,000 times a batch.)
     @usableFromInline let keys = RecordByteBuffer(capacity: 4096)
     @exclusivity(unchecked) @usableFromInline var entries: [Entry] = []
-    /// The order ``sortIntoKeyOrder()`` left the entries in (`.ascending`, or `.descending` to
-    /// walk backwards), or `nil` before it ran.
-    @exclusivity(unchecked) var sortedOrder: Order?
+    /// The entries' order as far as it is known: `nil` until ``needsSort()`` or
+    /// ``sortIntoKeyOrder()`` looked, `.unordered` until sorted, then `.ascending` (or
+    /// `.descending`: walked backwards).
+    @exclusivity(unchecked) var knownOrder: Order?
     /// How many entries the current batch expects (see ``expect(_:)``).
     @exclusivity(unchecked) @usableFromInline var expected = 0
 
@@ -126,16 +127,17 @@ final class PendingIndexEntries: @unchecked Sendable {
     /// Entries already in ascending or descending order (a batch in id order, for an index on a
     /// value that grows with the id) are not sorted, just walked forwards or backwards.
     func sortIntoKeyOrder() {
-        guard sortedOrder == nil else { return }
+        guard needsSort() else { return }
         let raw = keys.bytes
-        let order = Self.order(of: entries, in: raw)
-        if order == .unordered { entries.sort { Self.compare($0, $1, in: raw) < 0 } }
-        sortedOrder = order == .descending ? .descending : .ascending
+        entries.sort { Self.compare($0, $1, in: raw) < 0 }
+        knownOrder = .ascending
     }
 
-    /// Whether the entries need a sort (not already ascending or descending), found in one pass.
-    var needsSort: Bool {
-        sortedOrder == nil && Self.order(of: entries, in: keys.bytes) == .unordered
+    /// Whether the entries need a sort (neither ascending nor descending); the one pass that
+    /// finds out is made once per batch, whoever asks first.
+    func needsSort() -> Bool {
+        if knownOrder == nil { knownOrder = Self.order(of: entries, in: keys.bytes) }
+        return knownOrder == .unordered
     }
 
     /// Calls `body` with every entry's key and value in ascending key order (LMDB's), sorting
@@ -150,7 +152,7 @@ final class PendingIndexEntries: @unchecked Sendable {
             let (key, value) = entry.keyAndValue(in: raw)
             try body(key, value)
         }
-        if sortedOrder == .descending {
+        if knownOrder == .descending {
             for entry in entries.reversed() { try visit(entry) }
         } else {
             for entry in entries { try visit(entry) }
@@ -159,7 +161,7 @@ final class PendingIndexEntries: @unchecked Sendable {
 
     /// Forgets every entry (keeping the buffers for the next batch).
     func discard() {
-        sortedOrder = nil
+        knownOrder = nil
         keys.count = 0
         expected = 0
         entries.removeAll(keepingCapacity: true)

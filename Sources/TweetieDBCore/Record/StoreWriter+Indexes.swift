@@ -71,14 +71,14 @@ extension StoreWriter {
         var positions = descriptor.indexDatabases.indices.filter { !scratch.pending[$0].isEmpty }
         var sorting: SideThread?
         if positions.count > 1,
-           let large = positions.first(where: { scratch.pending[$0].entryCount >= PendingIndexEntries.sideSortMinimum && scratch.pending[$0].needsSort }) {
+           let large = positions.first(where: { scratch.pending[$0].entryCount >= PendingIndexEntries.sideSortMinimum && scratch.pending[$0].needsSort() }) {
             let pending = scratch.pending[large]
             sorting = SideThread(name: "TweetieDB index sort") { pending.sortIntoKeyOrder() }
             positions.removeAll { $0 == large }
             positions.append(large)
         }
-        // Whatever happens, the helper is done with its entries before they are reused.
-        defer { sorting?.wait() }
+        // The helper is done with its entries before they are touched again: the sorted index
+        // is written last, after a wait, and a failure waits before it discards them.
         do {
             for position in positions {
                 if position == positions.last { sorting?.wait() }

@@ -150,7 +150,7 @@ struct DirectBatchWriteTests {
         var inPlace: [[UInt8]] = []
         pending().forEachInKeyOrder { key, _ in inPlace.append(Array(key)) }
         let sorted = pending()
-        #expect(sorted.needsSort)
+        #expect(sorted.needsSort())
         let helper = SideThread(name: "test sort") { sorted.sortIntoKeyOrder() }
         helper.wait()
         helper.wait()
@@ -158,7 +158,7 @@ struct DirectBatchWriteTests {
         sorted.forEachInKeyOrder { key, _ in viaHelper.append(Array(key)) }
         #expect(viaHelper == inPlace)
         #expect(inPlace == keys.sorted { $0.lexicographicallyPrecedes($1) })
-        #expect(sorted.isEmpty && !sorted.needsSort)
+        #expect(sorted.isEmpty && !sorted.needsSort())
     }
 }
 
