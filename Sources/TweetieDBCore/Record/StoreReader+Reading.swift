@@ -48,11 +48,84 @@ extension StoreReader {
     /// ```swift
     /// let page = try tx.fetch(Query<Tweet>().sorted(byIndex: "created").limit(50))
     /// ```
+    ///
+    /// A fetch of a whole collection, or of a whole index, of at least
+    /// ``FetchPipeline/minimumCount`` records (with no filter and no offset) decodes on two
+    /// threads: this one walks the B-tree and finds each record's bytes, a second one decodes
+    /// them as they are found, and both decode once the walk is over. The records, their order
+    /// and any error are the same as on one thread.
     @inlinable
     public func fetch<R: Record>(_ query: Query<R>) throws -> [R] {
+        let descriptor = try store.descriptor(for: R.self)
+        let scan = try ScanPlan.make(query, descriptor: descriptor)
+        if FetchPipeline.isWorthwhile, scan.walkIsSorted, query.predicates.isEmpty, query.offset == 0,
+           scan.range.lowerBound == nil, scan.range.upperBoundExclusive == nil {
+            let count = min(query.limitCount ?? Int.max, try transaction.stats(of: scan.database).entries)
+            if count >= FetchPipeline.minimumCount {
+                return try fetchDecodingAside(query, scan: scan, descriptor: descriptor, count: count)
+            }
+        }
         var records: [R] = []
-        try walkRecords(query, presizing: true, reserve: { records.reserveCapacity($0) }) { record in records.append(record); return true }
+        try walkRecords(query, descriptor: descriptor, scan: scan, presizing: true, reserve: { records.reserveCapacity($0) }) { record in
+            records.append(record)
+            return true
+        }
         return records
+    }
+
+    /// ``fetch(_:)`` of the first `count` records of `scan`'s unbounded walk (no filter, no
+    /// offset), decoded on a second thread as the walk finds them (see ``FetchPipeline``).
+    @inlinable
+    func fetchDecodingAside<R: Record>(_ query: Query<R>, scan: ScanPlan, descriptor: CollectionDescriptor, count: Int) throws -> [R] {
+        let pipeline = FetchPipeline(capacity: count)
+        let path = store.path
+        let transaction = self.transaction
+        return try [R](unsafeUninitializedCapacity: count) { buffer, initialized in
+            let results = SendablePointer(buffer.baseAddress!)
+            let sources = SendablePointer(pipeline.sources), keys = SendablePointer(pipeline.keys)
+            pipeline.start { range, strings in
+                for index in range {
+                    do {
+                        (results.pointer + index).initialize(to: try R._decodeStored(sources.pointer[index], sharing: strings))
+                    } catch {
+                        let error = descriptor.decodingFailed(error, key: Array(keys.pointer[index]), typeName: "\(R.self)", path: path)
+                        return FetchPipeline.Failure(index: index, error: error)
+                    }
+                }
+                return nil
+            }
+            var found = 0
+            var walkError: (any Error)?
+            do {
+                let lookup = try scan.lookupCursor(in: transaction)
+                defer { lookup?.close() }
+                try transaction.forEach(in: scan.database, range: scan.range, reverse: scan.reverse) { key, value in
+                    if scan.viaIndex {
+                        guard let stored = try lookup!.value(forRawKey: value) else {
+                            throw descriptor.danglingIndexEntry(key: Array(value), path: path)
+                        }
+                        pipeline.sources[found] = stored
+                        pipeline.keys[found] = value
+                    } else {
+                        pipeline.sources[found] = value
+                        pipeline.keys[found] = key
+                    }
+                    found += 1
+                    if found % FetchPipeline.chunkSize == 0, !pipeline.publish(found) { return false }
+                    return found < count
+                }
+            } catch {
+                walkError = error
+            }
+            pipeline.finish(walked: found)
+            // A record that failed to decode comes before wherever the walk failed.
+            if let error = pipeline.failure?.error ?? walkError {
+                for range in pipeline.decodedRanges { (results.pointer + range.lowerBound).deinitialize(count: range.count) }
+                initialized = 0
+                throw error
+            }
+            initialized = found
+        }
     }
 
     /// The number of records matching `query` (after offset and limit).
@@ -88,7 +161,14 @@ extension StoreReader {
     @inlinable
     func walkRecords<R: Record>(_ query: Query<R>, presizing: Bool, reserve: (Int) -> Void, _ body: (consuming R) throws -> Bool) throws {
         let descriptor = try store.descriptor(for: R.self)
-        let scan = try ScanPlan.make(query, descriptor: descriptor)
+        try walkRecords(query, descriptor: descriptor, scan: ScanPlan.make(query, descriptor: descriptor),
+                        presizing: presizing, reserve: reserve, body)
+    }
+
+    /// ``walkRecords(_:presizing:reserve:_:)`` with the query already planned.
+    @inlinable
+    func walkRecords<R: Record>(_ query: Query<R>, descriptor: CollectionDescriptor, scan: ScanPlan, presizing: Bool,
+                                reserve: (Int) -> Void, _ body: (consuming R) throws -> Bool) throws {
         guard scan.walkIsSorted else {
             // The order is not the walk's: collect and sort in memory.
             return try forEachEntry(query) { record, _, _ in try body(record) }

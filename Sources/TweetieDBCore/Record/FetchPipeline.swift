@@ -1,0 +1,196 @@
+import Foundation
+
+// FetchPipeline, with SendablePointer: the few-line wrapper that hands the fetch's buffers to
+// the decoder thread.
+
+/// Decodes a large fetch's records on a second thread while the transaction's thread walks the
+/// collection or index and finds each record's stored bytes; once the walk ends, both threads
+/// decode what is left.
+///
+/// Decoding (the record's `init(from:)`, its strings' allocation and UTF-8 checks, the first
+/// touch of each record's bytes in the map) is most of a decoded scan's time; the B-tree walk and
+/// the lookups of an index walk are the rest. Only the walk uses LMDB. The decoder reads the
+/// stored bytes in place, through the views the walk found: for a read-only transaction they are
+/// pages of the map, valid until the transaction ends (lmdb.h: "valid only until a subsequent
+/// update operation, or the end of the transaction"), and a fetch neither updates nor ends its
+/// transaction before ``finish(walked:)`` has waited for the decoder.
+///
+/// Work is handed over in chunks of ``chunkSize`` records in walk order: the walk publishes each
+/// chunk as it fills, the decoder thread claims the lowest unclaimed one, and the walking thread
+/// claims chunks too once its walk is over, so the two split the decoding by their speed. Each
+/// thread decodes with its own ``SharedStringTable`` (a table is not thread-safe). The first
+/// record that fails to decode stops the claiming; ``failure`` is the failure with the lowest
+/// index, which is the one a sequential fetch would have thrown.
+///
+/// ```swift
+/// // Internal: fetch(_:) uses it for whole-collection fetches of at least minimumCount records.
+/// let pipeline = FetchPipeline(capacity: count)
+/// pipeline.start { range, strings in decode(range, strings) }
+/// // … walk: pipeline.sources[n] = bytes; pipeline.keys[n] = key; every chunkSize: pipeline.publish(n)
+/// pipeline.finish(walked: n)
+/// ```
+@usableFromInline
+final class FetchPipeline: @unchecked Sendable {
+    /// Records per chunk handed over.
+    @usableFromInline static let chunkSize = 512
+    /// The smallest fetch worth a thread: starting one costs tens of microseconds, decoding
+    /// 8,192 tweet-sized records several milliseconds.
+    @usableFromInline static let minimumCount = 8192
+
+    /// Whether this machine has a second processor to decode on (read once).
+    @usableFromInline static let isWorthwhile: Bool = ProcessInfo.processInfo.activeProcessorCount > 1
+
+    /// A record that failed to decode: its position in the walk and the error to throw.
+    @usableFromInline
+    struct Failure: Sendable {
+        @usableFromInline let index: Int
+        @usableFromInline let error: any Error
+
+        @inlinable
+        init(index: Int, error: any Error) {
+            self.index = index
+            self.error = error
+        }
+    }
+
+    /// Decodes the records at `range` into their places, with the calling thread's table;
+    /// returns the first record that failed (the records before it in `range` are decoded).
+    @usableFromInline
+    typealias Decode = @Sendable (_ range: Range<Int>, _ strings: SharedStringTable) -> Failure?
+
+    /// The most records the walk may find.
+    let capacity: Int
+    /// Each found record's stored bytes, in walk order (written by the walk before it
+    /// publishes them).
+    @usableFromInline let sources: UnsafeMutablePointer<UnsafeRawBufferPointer>
+    /// Each found record's key bytes as errors name it (the primary key).
+    @usableFromInline let keys: UnsafeMutablePointer<UnsafeRawBufferPointer>
+
+    private let lock = ConditionLock()
+    private var decodeRecords: Decode?
+    /// Records the walk has published (under `lock`).
+    private var published = 0
+    /// Records claimed for decoding, from the start (under `lock`).
+    private var claimed = 0
+    /// Set when the walk is over: `published` is final (under `lock`).
+    private var walkEnded = false
+    /// Set when the decoder thread has left (under `lock`).
+    private var workerDone = true
+    /// The failure with the lowest index so far (under `lock`).
+    private var lowestFailure: Failure?
+    /// The ranges of records decoded, whole or up to a failure (under `lock`).
+    private var decoded: [Range<Int>] = []
+
+    /// A pipeline for a walk of at most `capacity` records.
+    @usableFromInline
+    init(capacity: Int) {
+        self.capacity = capacity
+        sources = .allocate(capacity: capacity)
+        keys = .allocate(capacity: capacity)
+    }
+
+    deinit {
+        sources.deallocate()
+        keys.deallocate()
+    }
+
+    /// Starts the decoder thread, which decodes published chunks with `decode` until the walk is
+    /// over and every chunk is claimed, or a record has failed.
+    ///
+    /// The decoder belongs to the calling thread's transaction: a transaction begun from an
+    /// `init(from:)` on it is treated as nested in that one (a write is refused inside a write, and
+    /// map growth does not wait for the reader that waits for this thread).
+    @usableFromInline
+    func start(_ decode: @escaping Decode) {
+        decodeRecords = decode
+        workerDone = false
+        let inWrite = ThreadTransactions.inWrite
+        let thread = Thread { [self] in
+            ThreadTransactions.didBegin(write: inWrite)
+            defer { ThreadTransactions.didEnd(write: inWrite) }
+            let strings = SharedStringTable()
+            lock.lock()
+            while true {
+                if let range = claim() {
+                    run(range, strings)
+                } else if walkEnded || lowestFailure != nil {
+                    break
+                } else {
+                    lock.wait()   // nothing published yet: wait for the walk
+                }
+            }
+            workerDone = true
+            lock.broadcast()
+            lock.unlock()
+        }
+        thread.name = "TweetieDB fetch decoder"
+        thread.start()
+    }
+
+    /// Claims the next published chunk, or `nil` when there is none or a record has failed
+    /// (called with the lock held).
+    private func claim() -> Range<Int>? {
+        guard lowestFailure == nil, claimed < published else { return nil }
+        let range = claimed..<min(claimed + Self.chunkSize, published)
+        claimed = range.upperBound
+        return range
+    }
+
+    /// Decodes `range` outside the lock and records the outcome (called and returning with the
+    /// lock held).
+    private func run(_ range: Range<Int>, _ strings: SharedStringTable) {
+        lock.unlock()
+        let failure = decodeRecords!(range, strings)
+        lock.lock()
+        if let failure {
+            decoded.append(range.lowerBound..<failure.index)
+            if lowestFailure.map({ failure.index < $0.index }) ?? true { lowestFailure = failure }
+        } else {
+            decoded.append(range)
+        }
+    }
+
+    /// Hands the first `count` records to the decoder (the walk's side, every ``chunkSize``
+    /// records); `false` once a record has failed to decode, so the walk can stop.
+    @usableFromInline
+    func publish(_ count: Int) -> Bool {
+        lock.withLock {
+            published = count
+            lock.signal()
+            return lowestFailure == nil
+        }
+    }
+
+    /// Ends the walk at `count` records, decodes on this thread what nobody has claimed, and
+    /// waits for the decoder thread to leave: after this, nothing reads the transaction's pages.
+    @usableFromInline
+    func finish(walked count: Int) {
+        lock.lock()
+        defer { lock.unlock() }
+        published = count
+        walkEnded = true
+        lock.broadcast()
+        let strings = SharedStringTable()
+        while let range = claim() { run(range, strings) }
+        while !workerDone { lock.wait() }
+    }
+
+    /// The record with the lowest index that failed to decode, if any (after ``finish(walked:)``).
+    @usableFromInline
+    var failure: Failure? { lock.withLock { lowestFailure } }
+
+    /// The ranges of records decoded (after ``finish(walked:)``): every record of the walk when
+    /// ``failure`` is `nil`.
+    @usableFromInline
+    var decodedRanges: [Range<Int>] { lock.withLock { decoded } }
+}
+
+/// A fetch's buffers, for its decoder thread: each record's place is written by one thread
+/// only, and read by the fetch after ``FetchPipeline/finish(walked:)``.
+@usableFromInline
+struct SendablePointer<T>: @unchecked Sendable {
+    @usableFromInline let pointer: UnsafeMutablePointer<T>
+
+    @inlinable
+    init(_ pointer: UnsafeMutablePointer<T>) { self.pointer = pointer }
+}
