@@ -3,9 +3,9 @@ import Foundation
 // FetchPipeline, with SendablePointer: the few-line wrapper that hands the fetch's buffers to
 // the decoder thread.
 
-/// Decodes a large fetch's records on a second thread while the transaction's thread walks the
-/// collection or index and finds each record's stored bytes; once the walk ends, both threads
-/// decode what is left.
+/// Decodes a large fetch's records on a second thread (the process's one fetch decoder) while
+/// the transaction's thread walks the collection or index and finds each record's stored bytes;
+/// once the walk ends, both threads decode what is left.
 ///
 /// Decoding (the record's `init(from:)`, its strings' allocation and UTF-8 checks, the first
 /// touch of each record's bytes in the map) is most of a decoded scan's time; the B-tree walk and
@@ -74,8 +74,8 @@ final class FetchPipeline: @unchecked Sendable {
     private var claimed = 0
     /// Set when the walk is over: `published` is final (under `lock`).
     private var walkEnded = false
-    /// Set when the decoder thread has left (under `lock`).
-    private var workerDone = true
+    /// Whether the fetch decoder took this fetch's job (set by ``start(_:)``).
+    private var hasHelper = false
     /// The failure with the lowest index so far (under `lock`).
     private var lowestFailure: Failure?
     /// The ranges of records decoded, whole or up to a failure (under `lock`).
@@ -94,8 +94,10 @@ final class FetchPipeline: @unchecked Sendable {
         keys.deallocate()
     }
 
-    /// Starts the decoder thread, which decodes published chunks with `decode` until the walk is
-    /// over and every chunk is claimed, or a record has failed.
+    /// Hands the decoding of published chunks to the process's fetch decoder
+    /// (``HelperThread/fetchDecoder``), which decodes them with `decode` until the walk is over
+    /// and every chunk is claimed, or a record has failed. When another fetch is using the
+    /// decoder, this one decodes everything on its own thread in ``finish(walked:)``.
     ///
     /// The decoder belongs to the calling thread's transaction: a transaction begun from an
     /// `init(from:)` on it is treated as nested in that one (a write is refused inside a write, and
@@ -103,28 +105,23 @@ final class FetchPipeline: @unchecked Sendable {
     @usableFromInline
     func start(_ decode: @escaping Decode) {
         decodeRecords = decode
-        workerDone = false
         let inWrite = ThreadTransactions.inWrite
-        let thread = Thread { [self] in
+        hasHelper = HelperThread.fetchDecoder.tryStart { [self] in
             ThreadTransactions.didBegin(write: inWrite)
             defer { ThreadTransactions.didEnd(write: inWrite) }
             let strings = SharedStringTable()
             lock.lock()
+            defer { lock.unlock() }
             while true {
                 if let range = claim() {
                     run(range, strings)
                 } else if walkEnded || lowestFailure != nil {
-                    break
+                    return
                 } else {
                     lock.wait()   // nothing published yet: wait for the walk
                 }
             }
-            workerDone = true
-            lock.broadcast()
-            lock.unlock()
         }
-        thread.name = "TweetieDB fetch decoder"
-        thread.start()
     }
 
     /// Claims the next published chunk, or `nil` when there is none or a record has failed
@@ -162,17 +159,17 @@ final class FetchPipeline: @unchecked Sendable {
     }
 
     /// Ends the walk at `count` records, decodes on this thread what nobody has claimed, and
-    /// waits for the decoder thread to leave: after this, nothing reads the transaction's pages.
+    /// waits for the decoder to finish: after this, nothing reads the transaction's pages.
     @usableFromInline
     func finish(walked count: Int) {
-        lock.lock()
-        defer { lock.unlock() }
-        published = count
-        walkEnded = true
-        lock.broadcast()
-        let strings = SharedStringTable()
-        while let range = claim() { run(range, strings) }
-        while !workerDone { lock.wait() }
+        lock.withLock {
+            published = count
+            walkEnded = true
+            lock.broadcast()
+            let strings = SharedStringTable()
+            while let range = claim() { run(range, strings) }
+        }
+        if hasHelper { HelperThread.fetchDecoder.waitUntilIdle() }
     }
 
     /// The record with the lowest index that failed to decode, if any (after ``finish(walked:)``).

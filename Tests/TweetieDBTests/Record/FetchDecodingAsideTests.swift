@@ -246,6 +246,22 @@ struct FetchDecodingAsideTests {
         #expect(LiveCounted.live.withLock { $0 } == 0)
     }
 
+    @Test func aFetchWhileTheDecoderIsBusyDecodesOnItsOwnThread() throws {
+        let store = try Self.filled()
+        defer { store.close() }
+        let release = DispatchSemaphore(value: 0), holding = DispatchSemaphore(value: 0)
+        // Hold the decoder; another test's fetch may hold it already, so wait until this one can.
+        while !HelperThread.fetchDecoder.tryStart({ holding.signal(); release.wait() }) { usleep(1_000) }
+        holding.wait()
+        defer { release.signal() }
+        try store.read { tx in
+            let rank = Query<FragileItem>().sorted(byIndex: "rank")
+            let ids = try tx.fetch(rank).map(\.id)
+            #expect(ids == Array((1...Int64(Self.count)).reversed()))
+            #expect(HelperThread.fetchDecoder.tryStart({}) == false)
+        }
+    }
+
     @Test func aStoreReadFromAnotherTaskWhileTheFetchDecodesIsUnaffected() async throws {
         // Two large fetches at once, from two tasks: each has its own decoder thread and tables.
         let store = try Self.filled()
