@@ -119,7 +119,20 @@ struct FetchDecodingAsideTests {
 
     @Test func theSizeIsOneThatDecodesAside() {
         #expect(Self.count >= 2 * FetchPipeline.minimumCount)
-        #expect(FetchPipeline.isWorthwhile == (ProcessInfo.processInfo.activeProcessorCount > 1))
+        #expect(FetchPipeline.isWorthwhile == FetchPipeline.isWorthwhile(
+            processors: ProcessInfo.processInfo.activeProcessorCount, environment: ProcessInfo.processInfo.environment))
+    }
+
+    @Test func oneProcessorOrOneMallocArenaDecodesOnTheWalkingThread() {
+        #expect(FetchPipeline.isWorthwhile(processors: 2, environment: [:]))
+        #expect(!FetchPipeline.isWorthwhile(processors: 1, environment: [:]))
+        #expect(!FetchPipeline.isWorthwhile(processors: 8, environment: ["MALLOC_ARENA_MAX": "1"]))
+        #expect(FetchPipeline.isWorthwhile(processors: 8, environment: ["MALLOC_ARENA_MAX": "2"]))
+        #expect(!FetchPipeline.isWorthwhile(processors: 8, environment: ["GLIBC_TUNABLES": "glibc.malloc.trim_threshold=0:glibc.malloc.arena_max=1"]))
+        #expect(FetchPipeline.isWorthwhile(processors: 8, environment: ["GLIBC_TUNABLES": "glibc.malloc.arena_max=16"]))
+        // Which of the two glibc applies when both are set is not documented: one arena in either counts.
+        #expect(!FetchPipeline.isWorthwhile(processors: 8, environment: ["MALLOC_ARENA_MAX": "1", "GLIBC_TUNABLES": "glibc.malloc.arena_max=4"]))
+        #expect(!FetchPipeline.isWorthwhile(processors: 8, environment: ["MALLOC_ARENA_MAX": "4", "GLIBC_TUNABLES": "glibc.malloc.arena_max=1"]))
     }
 
     @Test func largeFetchesInKeyAndIndexOrderMatchTheWalkOnOneThread() throws {
