@@ -49,11 +49,11 @@ extension StoreReader {
     /// let page = try tx.fetch(Query<Tweet>().sorted(byIndex: "created").limit(50))
     /// ```
     ///
-    /// A fetch of a whole collection, or of a whole index, of at least
-    /// ``FetchPipeline/minimumCount`` records (with no filter and no offset) decodes on two
-    /// threads: this one walks the B-tree and finds each record's bytes, a second one decodes
-    /// them as they are found, and both decode once the walk is over. The records, their order
-    /// and any error are the same as on one thread.
+    /// A fetch of a whole collection, or of a whole index, of at least 8,192 records (with no
+    /// filter and no offset) decodes on two threads: this one walks the B-tree and finds each
+    /// record's bytes, a second one decodes them as they are found, and both decode once the walk
+    /// is over. The records, their order and any error are the same as on one thread; your
+    /// `init(from:)` may run on either thread (see the Concurrency Rules).
     @inlinable
     public func fetch<R: Record>(_ query: Query<R>) throws -> [R] {
         let descriptor = try store.descriptor(for: R.self)
