@@ -70,7 +70,8 @@ extension Suites {
     /// variant in turn (the order rotated by one each round and reversed every other round, so
     /// that no variant always runs first or after the same one) upserts the same `n` records
     /// into a fresh store in one transaction (durability `.full`; GRDB WAL synchronous=FULL),
-    /// timed, and keeps its store open. Then the scans, sorted (`created` newest first) and
+    /// untimed into one store and then timed into another (GRDB only timed), and keeps the
+    /// timed one open. Then the scans, sorted (`created` newest first) and
     /// decoded, each one's count and order checked, in three passes, each pass every variant once
     /// in the round's order: an untimed scan of the variant's store, then a timed one. A
     /// variant's scan figure for the round is the median of its three timed scans.
