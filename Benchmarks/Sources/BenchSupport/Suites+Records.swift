@@ -67,23 +67,22 @@ extension Suites {
     }
 
     /// Measures suite 7: an untimed warm-up round, then `rounds` rounds. In a round, every
-    /// variant in turn (the order rotated by one each round and reversed every other round, so
-    /// that no variant always runs first or after the same one) upserts the same `n` records
+    /// variant in turn (in an order shuffled afresh each round, seeded, so that no variant keeps
+    /// the same neighbours) upserts the same `n` records
     /// into a fresh store in one transaction (durability `.full`; GRDB WAL synchronous=FULL),
     /// untimed into one store and then timed into another (GRDB only timed), and keeps the
     /// timed one open. Then the scans, sorted (`created` newest first) and
     /// decoded, each one's count and order checked, in three passes, each pass every variant once
-    /// in the round's order: an untimed scan of the variant's store, then a timed one. A
+    /// in an order shuffled afresh: an untimed scan of the variant's store, then a timed one. A
     /// variant's scan figure for the round is the median of its three timed scans.
     ///
     /// The scans are interleaved because this machine switches between a fast and a slow phase
     /// every few seconds (the same scan takes 60 or 100 ms; see BENCHMARKS.md): a pass takes
     /// about a second, so the variants compared within a pass ran in the same phase far
     /// more often than when each variant's scans followed its own upsert (and GRDB's six-second
-    /// upsert came between them). The untimed scan before each timed one is there because the
-    /// rotation keeps neighbours together: with one scan per variant per pass, the `@Record`
-    /// type's scan followed GRDB's (which frees far more) in every forward round, and `Tweet`'s
-    /// never did.
+    /// upsert came between them). The untimed run before each timed one, and the shuffled
+    /// orders, keep what one variant leaves in the heap (GRDB's and Codable's scans free far more
+    /// than TweetieDB's) from falling on the same neighbour every time.
     ///
     /// ```swift
     /// let result = try Suites.recordTypes(n: 100_000, rounds: 5)
@@ -97,15 +96,16 @@ extension Suites {
         var upsert: [RecordVariant: [UInt64]] = [:], scan: [RecordVariant: [UInt64]] = [:]
         var upsertCPU: [RecordVariant: [UInt64]] = [:], scanCPU: [RecordVariant: [UInt64]] = [:]
         let variants = RecordVariant.allCases
-        // Round -1 is an untimed warm-up (heap, page cache, the encoding thread). A round's order is
-        // the variants rotated by the round's number, reversed every other round: no variant
-        // always runs first, last or after the same one (the one before leaves the heap, which
-        // glibc may or may not have trimmed, to the one after).
+        // Round -1 is an untimed warm-up (heap, page cache, the encoding thread). The upserts of a
+        // round, and each pass of its scans, run in an order shuffled afresh (seeded, so every run
+        // uses the same orders): no variant has the same neighbours throughout. (A rotation,
+        // reversed every other round, kept neighbours together: the `@Record` type's scan came
+        // right after GRDB's in every forward round and `Tweet`'s never did.)
+        var shuffle = SplitMix64(seed: 7)
         for round in -1..<rounds {
-            let rotated = (0..<variants.count).map { variants[($0 + max(round, 0)) % variants.count] }
             var open: [(variant: RecordVariant, stored: StoredVariant)] = []
             defer { for entry in open { entry.stored.close() } }
-            for variant in round % 2 == 0 ? rotated : rotated.reversed() {
+            for variant in variants.shuffled(using: &shuffle) {
                 // An untimed upsert of the same variant first (GRDB's takes seconds and is left
                 // out): the timed one then starts from its own variant's heap, not from what the
                 // variant before it freed or glibc trimmed (LMDB's dirty pages are malloc'd, so a
@@ -140,7 +140,7 @@ extension Suites {
             // one, and glibc may trim it), the timed scan starts from its own variant's release.
             var runs: [RecordVariant: [(ns: UInt64, cpu: UInt64)]] = [:]
             for _ in 0..<3 {
-                for entry in open {
+                for entry in open.shuffled(using: &shuffle) {
                     _ = try entry.stored.scan()
                     runs[entry.variant, default: []].append(try entry.stored.scan())
                 }
