@@ -30,20 +30,25 @@ struct ScanPlan {
     @inlinable
     func record<R: Record>(key: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer, lookup: Cursor?,
                            descriptor: CollectionDescriptor, path: String, sharing: SharedStringTable?) throws -> R {
-        let bytes: UnsafeRawBufferPointer
-        if viaIndex {
-            guard let lookup else { preconditionFailure("an index walk looks records up with its lookupCursor(in:)") }
-            guard let stored = try lookup.value(forRawKey: value) else {
-                throw descriptor.danglingIndexEntry(key: Array(value), path: path)
-            }
-            bytes = stored
-        } else {
-            bytes = value
-        }
+        let (bytes, primaryKey) = try storedRecord(key: key, value: value, lookup: lookup, descriptor: descriptor, path: path)
         do {
             return try R._decodeStored(bytes, sharing: sharing)
         } catch {
-            throw descriptor.decodingFailed(error, key: Array(viaIndex ? value : key), typeName: "\(R.self)", path: path)
+            throw descriptor.decodingFailed(error, key: Array(primaryKey), typeName: "\(R.self)", path: path)
         }
+    }
+
+    /// The stored bytes of one walked entry's record and its primary key, undecoded (views valid
+    /// while the transaction is): the entry itself, or in an index walk the record looked up
+    /// with `lookup`. A missing record throws, naming its key.
+    @inlinable
+    func storedRecord(key: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer, lookup: Cursor?,
+                      descriptor: CollectionDescriptor, path: String) throws -> (bytes: UnsafeRawBufferPointer, primaryKey: UnsafeRawBufferPointer) {
+        guard viaIndex else { return (value, key) }
+        guard let lookup else { preconditionFailure("an index walk looks records up with its lookupCursor(in:)") }
+        guard let stored = try lookup.value(forRawKey: value) else {
+            throw descriptor.danglingIndexEntry(key: Array(value), path: path)
+        }
+        return (stored, value)
     }
 }

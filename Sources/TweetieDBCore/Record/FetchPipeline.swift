@@ -78,8 +78,6 @@ final class FetchPipeline: @unchecked Sendable {
     @usableFromInline
     typealias Decode = @Sendable (_ range: Range<Int>, _ strings: SharedStringTable) -> Failure?
 
-    /// The most records the walk may find.
-    let capacity: Int
     /// Each found record's stored bytes, in walk order (written by the walk before it
     /// publishes them).
     @usableFromInline let sources: UnsafeMutablePointer<UnsafeRawBufferPointer>
@@ -104,7 +102,6 @@ final class FetchPipeline: @unchecked Sendable {
     /// A pipeline for a walk of at most `capacity` records.
     @usableFromInline
     init(capacity: Int) {
-        self.capacity = capacity
         sources = .allocate(capacity: capacity)
         keys = .allocate(capacity: capacity)
     }

@@ -100,16 +100,8 @@ extension StoreReader {
                 let lookup = try scan.lookupCursor(in: transaction)
                 defer { lookup?.close() }
                 try transaction.forEach(in: scan.database, range: scan.range, reverse: scan.reverse) { key, value in
-                    if scan.viaIndex {
-                        guard let stored = try lookup!.value(forRawKey: value) else {
-                            throw descriptor.danglingIndexEntry(key: Array(value), path: path)
-                        }
-                        pipeline.sources[found] = stored
-                        pipeline.keys[found] = value
-                    } else {
-                        pipeline.sources[found] = value
-                        pipeline.keys[found] = key
-                    }
+                    (pipeline.sources[found], pipeline.keys[found]) =
+                        try scan.storedRecord(key: key, value: value, lookup: lookup, descriptor: descriptor, path: path)
                     found += 1
                     if found % FetchPipeline.chunkSize == 0, !pipeline.publish(found) { return false }
                     return found < count
