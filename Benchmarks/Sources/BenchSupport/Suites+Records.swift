@@ -28,6 +28,38 @@ extension Suites {
         /// Raw `mdb_put` of `Tweet`'s `RecordEncoder` bytes, no indexes (upsert only).
         case raw
 
+        /// Timed upserts per round (the round's figure is their median): 3 for every TweetieDB
+        /// variant and raw `mdb_put` (a tenth to a fifth of a second each here), 1 for GRDB (five
+        /// seconds).
+        ///
+        /// One 100k upsert varies by ±15 % from one to the next on this machine (its commit's
+        /// `fdatasync` of tens of megabytes alone takes 28–43 ms, now and then 140), so a single
+        /// one per round left the ratios of equal-cost variants (`Tweet` against its control, the
+        /// `@Record` type against `Tweet`) anywhere in 0.86–1.17× between runs of one binary.
+        ///
+        /// ```swift
+        /// Suites.RecordVariant.tweet.upsertRepeats   // 3
+        /// ```
+        public var upsertRepeats: Int {
+            self == .grdb ? 1 : 3
+        }
+
+        /// Timed scans per round (the round's figure is their median): 9 for every TweetieDB
+        /// variant, 3 for GRDB (half a second each). `.raw` has no scan.
+        ///
+        /// One two-thread scan of 100k records takes 25–40 ms here, and single scans vary by up to
+        /// ±30 %: the machine's slow phases, and now and then glibc returns the last result's
+        /// memory to the kernel and the next scan faults 3,500–4,700 pages back in (seen in about
+        /// one timed scan in fourteen). Three per round left the `@Record` type against `Tweet`
+        /// anywhere in 0.83–1.24× between runs of one binary.
+        ///
+        /// ```swift
+        /// Suites.RecordVariant.codable.scanPasses   // 9
+        /// ```
+        public var scanPasses: Int {
+            self == .grdb ? 3 : 9
+        }
+
         /// The variant's name in the report.
         ///
         /// ```swift
@@ -66,15 +98,17 @@ extension Suites {
         public var scanCPU: [RecordVariant: [UInt64]]
     }
 
-    /// Measures suite 7: an untimed warm-up round, then `rounds` rounds. In a round, every
-    /// variant in turn (in an order shuffled afresh each round, seeded, so that no variant keeps
-    /// the same neighbours) upserts the same `n` records
-    /// into a fresh store in one transaction (durability `.full`; GRDB WAL synchronous=FULL),
-    /// untimed into one store and then timed into another (GRDB only timed), and keeps the
-    /// timed one open. Then the scans, sorted (`created` newest first) and
-    /// decoded, each one's count and order checked, in three passes, each pass every variant once
-    /// in an order shuffled afresh: an untimed scan of the variant's store, then a timed one. A
-    /// variant's scan figure for the round is the median of its three timed scans.
+    /// Measures suite 7: an untimed warm-up round, then `rounds` rounds. A round has three
+    /// passes of upserts: in each, every variant in turn (in an order shuffled afresh, seeded, so
+    /// that no variant keeps the same neighbours) upserts the same `n` records into a fresh store
+    /// in one transaction (durability `.full`; GRDB WAL synchronous=FULL), untimed into one store
+    /// and then timed into another (GRDB only timed, and in the first pass only: see
+    /// ``RecordVariant/upsertRepeats``). The store of a variant's last timed upsert stays open. Then the scans, sorted (`created` newest first) and decoded, each one's
+    /// count and order checked, in passes, each pass every variant once in an order shuffled
+    /// afresh: an untimed scan of the variant's store, then a timed one. Every variant takes
+    /// part in the first three passes, all but GRDB in six more
+    /// (``RecordVariant/scanPasses``). A variant's figure for the round is the median of its
+    /// timed upserts, and of its timed scans.
     ///
     /// The scans are interleaved because this machine switches between a fast and a slow phase
     /// every few seconds (the same scan takes 60 or 100 ms; see BENCHMARKS.md): a pass takes
@@ -105,42 +139,60 @@ extension Suites {
         for round in -1..<rounds {
             var open: [(variant: RecordVariant, stored: StoredVariant)] = []
             defer { for entry in open { entry.stored.close() } }
-            for variant in variants.shuffled(using: &shuffle) {
-                // An untimed upsert of the same variant first (GRDB's takes seconds and is left
-                // out): the timed one then starts from its own variant's heap, not from what the
-                // variant before it freed or glibc trimmed (LMDB's dirty pages are malloc'd, so a
-                // trimmed heap costs the next writer tens of thousands of page faults).
-                switch variant {
-                case .macro: try warmUpsert(macro)
-                case .tweet: try warmUpsert(tweets)
-                case .handCoded: try warmUpsert(handCoded)
-                case .uninterned: try warmUpsert(uninterned)
-                case .codable: try warmUpsert(codable)
-                case .grdb: break
-                case .raw: _ = try rawBulk(keys: keys, values: values)
+            // Upsert passes, like the scans' below: every variant once per pass, in an order
+            // shuffled afresh, so that each variant's timed upserts are spread over the round and
+            // not taken back to back in one state of the disk (`upsertRepeats`: GRDB in the first
+            // pass only). The store of a variant's last timed upsert stays open for the scans.
+            var upsertRuns: [RecordVariant: [(ns: UInt64, cpu: UInt64)]] = [:]
+            let upsertPasses = variants.map(\.upsertRepeats).max() ?? 0
+            for pass in 0..<upsertPasses {
+                for variant in variants.shuffled(using: &shuffle) where pass < variant.upsertRepeats {
+                    // An untimed upsert of the same variant first (GRDB's takes seconds and is left
+                    // out): the timed one then starts from its own variant's heap, not from what the
+                    // variant before it freed or glibc trimmed (LMDB's dirty pages are malloc'd, so a
+                    // trimmed heap costs the next writer tens of thousands of page faults).
+                    switch variant {
+                    case .macro: try warmUpsert(macro)
+                    case .tweet: try warmUpsert(tweets)
+                    case .handCoded: try warmUpsert(handCoded)
+                    case .uninterned: try warmUpsert(uninterned)
+                    case .codable: try warmUpsert(codable)
+                    case .grdb: break
+                    case .raw: _ = try rawBulk(keys: keys, values: values)
+                    }
+                    var stores: [(variant: RecordVariant, stored: StoredVariant)] = []
+                    let run: (UInt64, UInt64)
+                    switch variant {
+                    case .macro: run = try upsertRound(macro, into: &stores, as: variant)
+                    case .tweet: run = try upsertRound(tweets, into: &stores, as: variant)
+                    case .handCoded: run = try upsertRound(handCoded, into: &stores, as: variant)
+                    case .uninterned: run = try upsertRound(uninterned, into: &stores, as: variant)
+                    case .codable: run = try upsertRound(codable, into: &stores, as: variant)
+                    case .grdb: run = try grdbUpsertRound(grdb, into: &stores)
+                    case .raw:
+                        let bulk = try rawBulk(keys: keys, values: values)
+                        run = (bulk.ns, bulk.cpu)
+                    }
+                    upsertRuns[variant, default: []].append((run.0, run.1))
+                    if pass == variant.upsertRepeats - 1 { open += stores } else { for entry in stores { entry.stored.close() } }
                 }
-                let ns: UInt64, cpu: UInt64
-                switch variant {
-                case .macro: (ns, cpu) = try upsertRound(macro, into: &open, as: variant)
-                case .tweet: (ns, cpu) = try upsertRound(tweets, into: &open, as: variant)
-                case .handCoded: (ns, cpu) = try upsertRound(handCoded, into: &open, as: variant)
-                case .uninterned: (ns, cpu) = try upsertRound(uninterned, into: &open, as: variant)
-                case .codable: (ns, cpu) = try upsertRound(codable, into: &open, as: variant)
-                case .grdb: (ns, cpu) = try grdbUpsertRound(grdb, into: &open)
-                case .raw:
-                    let run = try rawBulk(keys: keys, values: values)
-                    (ns, cpu) = (run.ns, run.cpu)
+            }
+            if round >= 0 {
+                for (variant, timed) in upsertRuns {
+                    let median = timed.sorted { $0.ns < $1.ns }[timed.count / 2]
+                    upsert[variant, default: []].append(median.ns)
+                    upsertCPU[variant, default: []].append(median.cpu)
                 }
-                guard round >= 0 else { continue }
-                upsert[variant, default: []].append(ns)
-                upsertCPU[variant, default: []].append(cpu)
             }
             // Each timed scan right after an untimed one of the same store: whatever the variant
             // before left in the heap (a GRDB or Codable scan frees far more than a TweetieDB
             // one, and glibc may trim it), the timed scan starts from its own variant's release.
             var runs: [RecordVariant: [(ns: UInt64, cpu: UInt64)]] = [:]
-            for _ in 0..<3 {
-                for entry in open.shuffled(using: &shuffle) {
+            // Three passes over every variant, then six more without GRDB (a TweetieDB scan takes
+            // tens of milliseconds, GRDB's half a second): see `scanPasses`.
+            let passes = variants.map(\.scanPasses).max() ?? 0
+            for pass in 0..<passes {
+                for entry in open.shuffled(using: &shuffle) where pass < entry.variant.scanPasses {
                     _ = try entry.stored.scan()
                     runs[entry.variant, default: []].append(try entry.stored.scan())
                 }
