@@ -73,22 +73,29 @@ final class CommitNotifier: @unchecked Sendable {
     deinit { close() }
 
     func close() {
-        let fd = state.withLock { state -> Int32 in
-            guard !state.closed else { return -1 }
+        // The descriptor is closed under the lock ``didCommit(sequence:)`` writes it under: a
+        // commit that ends while the store closes never writes to a closed descriptor, whose
+        // number another thread may already have opened for another file.
+        let subscribers = state.withLock { state -> [UInt64: @Sendable () -> Void] in
+            guard !state.closed else { return [:] }
             state.closed = true
-            state.subscribers.removeAll()
-            return fileDescriptor
+            if fileDescriptor >= 0 { Glibc.close(fileDescriptor) }
+            defer { state.subscribers.removeAll() }
+            return state.subscribers
         }
-        if fd >= 0 { Glibc.close(fd) }
+        _ = subscribers   // released outside the lock
     }
 
     /// Called after a commit that appended change-log entry `sequence`.
     func didCommit(sequence: UInt64) {
-        if fileDescriptor >= 0 {
-            var value = sequence.bigEndian
-            _ = pwrite(fileDescriptor, &value, 8, 0)
+        let subscribers = state.withLock { state -> [@Sendable () -> Void] in
+            // Under the lock `close()` closes the descriptor under (see there).
+            if !state.closed, fileDescriptor >= 0 {
+                var value = sequence.bigEndian
+                _ = pwrite(fileDescriptor, &value, 8, 0)
+            }
+            return Array(state.subscribers.values)
         }
-        let subscribers = state.withLock { Array($0.subscribers.values) }
         for subscriber in subscribers { subscriber() }
     }
 
