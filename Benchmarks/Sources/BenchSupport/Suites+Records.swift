@@ -103,9 +103,10 @@ extension Suites {
     /// that no variant keeps the same neighbours) upserts the same `n` records into a fresh store
     /// in one transaction (durability `.full`; GRDB WAL synchronous=FULL), untimed into one store
     /// and then timed into another (GRDB only timed, and in the first pass only: see
-    /// ``RecordVariant/upsertRepeats``). The store of a variant's last timed upsert stays open. Then the scans, sorted (`created` newest first) and decoded, each one's
-    /// count and order checked, in passes, each pass every variant once in an order shuffled
-    /// afresh: an untimed scan of the variant's store, then a timed one. Every variant takes
+    /// ``RecordVariant/upsertRepeats``). The store of a variant's last timed upsert stays open.
+    /// Then the scans, sorted (`created` newest first) and decoded, each one's count and order
+    /// checked, in passes, each pass every variant once in an order shuffled afresh: an untimed
+    /// scan of the variant's store, then a timed one. Every variant takes
     /// part in the first three passes, all but GRDB in six more
     /// (``RecordVariant/scanPasses``). A variant's figure for the round is the median of its
     /// timed upserts, and of its timed scans.
@@ -177,13 +178,7 @@ extension Suites {
                     if pass == variant.upsertRepeats - 1 { open += stores } else { for entry in stores { entry.stored.close() } }
                 }
             }
-            if round >= 0 {
-                for (variant, timed) in upsertRuns {
-                    let median = timed.sorted { $0.ns < $1.ns }[timed.count / 2]
-                    upsert[variant, default: []].append(median.ns)
-                    upsertCPU[variant, default: []].append(median.cpu)
-                }
-            }
+            if round >= 0 { appendMedians(of: upsertRuns, to: &upsert, cpu: &upsertCPU) }
             // Each timed scan right after an untimed one of the same store: whatever the variant
             // before left in the heap (a GRDB or Codable scan frees far more than a TweetieDB
             // one, and glibc may trim it), the timed scan starts from its own variant's release.
@@ -197,14 +192,24 @@ extension Suites {
                     runs[entry.variant, default: []].append(try entry.stored.scan())
                 }
             }
-            guard round >= 0 else { continue }
-            for (variant, timed) in runs {
-                let median = timed.sorted { $0.ns < $1.ns }[timed.count / 2]
-                scan[variant, default: []].append(median.ns)
-                scanCPU[variant, default: []].append(median.cpu)
-            }
+            if round >= 0 { appendMedians(of: runs, to: &scan, cpu: &scanCPU) }
         }
         return RecordTypesResult(n: n, upsert: upsert, scan: scan, upsertCPU: upsertCPU, scanCPU: scanCPU)
+    }
+
+    /// Appends each variant's round figure, the run of median elapsed time among its timed runs
+    /// (its elapsed and CPU time), to `figures` and `cpu`.
+    ///
+    /// ```swift
+    /// appendMedians(of: runs, to: &scan, cpu: &scanCPU)
+    /// ```
+    static func appendMedians(of runs: [RecordVariant: [(ns: UInt64, cpu: UInt64)]],
+                              to figures: inout [RecordVariant: [UInt64]], cpu: inout [RecordVariant: [UInt64]]) {
+        for (variant, timed) in runs {
+            let median = timed.sorted { $0.ns < $1.ns }[timed.count / 2]
+            figures[variant, default: []].append(median.ns)
+            cpu[variant, default: []].append(median.cpu)
+        }
     }
 
     /// A variant's store, filled and still open, for the round's interleaved scans.

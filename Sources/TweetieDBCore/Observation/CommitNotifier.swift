@@ -80,8 +80,9 @@ final class CommitNotifier: @unchecked Sendable {
             guard !state.closed else { return [:] }
             state.closed = true
             if fileDescriptor >= 0 { Glibc.close(fileDescriptor) }
-            defer { state.subscribers.removeAll() }
-            return state.subscribers
+            let removed = state.subscribers
+            state.subscribers = [:]
+            return removed
         }
         _ = subscribers   // released outside the lock
     }
