@@ -166,6 +166,8 @@ final class PageStructureCheck {
     private var freeRecords: [(transaction: UInt64, pages: [UInt64])] = []
     private var report = PageStructureReport()
     private var stopped = false
+    /// The first read that failed (its offset and `errno`): the check cannot say what the file holds.
+    private(set) var readFailure: (offset: Int, code: Int32)?
 
     // MARK: Running
 
@@ -189,7 +191,20 @@ final class PageStructureCheck {
             throw StoreError(.invalidArgument, operation: "page check", path: dataPath, message: "page size \(pageSize) is not an LMDB page size")
         }
         let check = PageStructureCheck(fd: fd, pageSize: pageSize, fileSize: Int(status.st_size), snapshot: UInt64(bitPattern: Int64(snapshot)), scope: scope)
-        return check.run()
+        let outcome = check.run()
+        // A read that failed is not damage in the file: what the check found after it is unknown.
+        if let failure = check.readFailure {
+            throw StoreError(.system(failure.code), operation: "page check", path: dataPath,
+                             message: "cannot read data.mdb at offset \(failure.offset): \(String(cString: strerror(failure.code))) (errno \(failure.code))")
+        }
+        // The descriptor must still name the file it opened: if other code in this process closed
+        // it (a double close elsewhere) and the number was reused, the check read another file.
+        var after = stat()
+        guard fstat(fd, &after) == 0, after.st_dev == status.st_dev, after.st_ino == status.st_ino else {
+            throw StoreError(.system(EBADF), operation: "page check", path: dataPath,
+                             message: "the check's descriptor for data.mdb (\(fd)) was closed or replaced during the check by other code in this process; its findings are discarded")
+        }
+        return outcome
     }
 
     /// What the meta pages of a closed file say, read the way `mdb_env_open` reads them.
@@ -324,12 +339,16 @@ final class PageStructureCheck {
     // MARK: Reading
 
     /// Reads `count` bytes at `offset`; returns how many were read (short at the end of the file).
+    /// A failed read stops the check and is recorded in ``readFailure``, which `run` throws.
     private func read(into buffer: UnsafeMutableRawPointer, count: Int, at offset: Int) -> Int {
         var done = 0
         while done < count {
             let got = pread(fd, buffer + done, count - done, off_t(offset + done))
             if got < 0 {
-                if errno == EINTR { continue }
+                let code = errno
+                if code == EINTR { continue }
+                if readFailure == nil { readFailure = (offset + done, code) }
+                stopped = true
                 return done
             }
             if got == 0 { break }

@@ -295,6 +295,23 @@ struct PageStructureCheckTests {
         #expect(problems.count == 1 && problems[0].hasPrefix("page \(freeRoot) ((free list), ") && problems[0].hasSuffix("its header says it is page 77"), "\(problems)")
     }
 
+    /// A read that fails is the environment's error, not damage: the check throws it with its
+    /// offset and errno instead of reporting a short file (a directory named data.mdb opens, and
+    /// every `pread` of it fails with EISDIR).
+    @Test func aFailedReadThrowsWithItsErrno() throws {
+        let dir = TemporaryDirectory("page-check-unreadable")
+        defer { dir.remove() }
+        try FileManager.default.createDirectory(atPath: dir.sub("data.mdb"), withIntermediateDirectories: false)
+        do {
+            _ = try PageStructureCheck.run(dataPath: dir.sub("data.mdb"), pageSize: 4096, snapshot: 1, scope: .everything)
+            Issue.record("a check whose reads fail returned a report")
+        } catch {
+            #expect(error.code == .system(EISDIR))
+            #expect(error.message.contains("cannot read data.mdb at offset 0"), "\(error.message)")
+            #expect(error.message.contains("errno \(EISDIR)"), "\(error.message)")
+        }
+    }
+
     // MARK: Concurrent writers
 
     /// Writers reuse free pages and overwrite the older meta page while verify runs: the check
