@@ -56,6 +56,50 @@ struct TransferTests {
         #expect(again.counts.unchanged == 31)
     }
 
+    /// An export spanning several of `ExportEncoder`'s batches (each encoded in slices on every
+    /// core), two collections and a partial last batch: the lines are exactly the header, then
+    /// `RecordJSON.encoder()`'s text of every record in key order, and `progress` rises to the
+    /// total. A `write` that throws midway stops the export with its error, and the store exports
+    /// normally afterwards.
+    @Test func exportAcrossBatchesKeepsOrderAndStopsCleanly() throws {
+        let store = try Store.temporary(collections: [Post.self, Member.self])
+        defer { store.close() }
+        let posts = (1...Int64(10_000)).map { i in
+            Post(id: i, author: ["ann", "bob", "cy"][Int(i % 3)], text: "post \(i) \"quoted\" ü",
+                 created: Date(timeIntervalSince1970: 1_544_000_000 + Double(i)), likes: Int(i % 7))
+        }
+        let member = Member(id: "ash", handle: "ashfurrow", name: "Ash Furrow")
+        try store.write { tx in
+            try tx.add(contentsOf: posts)
+            try tx.add(member)
+        }
+        let encoder = RecordJSON.encoder()
+        var expected: [UInt8] = []
+        expected += Array("{\"collection\":\"members\",\"record\":".utf8) + Array(try encoder.encode(member)) + [0x7D, 0x0A]
+        for post in posts {
+            expected += Array("{\"collection\":\"posts\",\"record\":".utf8) + Array(try encoder.encode(post)) + [0x7D, 0x0A]
+        }
+        var out: [UInt8] = []
+        var reports: [(Int, Int)] = []
+        let count = try store.exportNDJSON(progress: { reports.append(($0, $1)) }) { out.append(contentsOf: $0) }
+        #expect(count == 10_001)
+        let headerEnd = try #require(out.firstIndex(of: 0x0A))
+        #expect(Array(out[(headerEnd + 1)...]) == expected)
+        #expect(reports.count > 1 && reports.last! == (10_001, 10_001))
+        #expect(zip(reports, reports.dropFirst()).allSatisfy { $0.0 <= $1.0 })
+
+        struct Full: Error {}
+        var calls = 0
+        #expect(throws: Full.self) {
+            try store.exportNDJSON { _ in
+                calls += 1
+                if calls == 3 { throw Full() }
+            }
+        }
+        #expect(calls == 3)
+        #expect(try Self.export(store) == out)
+    }
+
     @Test(arguments: [
         ("empty", "", "empty"),
         ("no header", "{\"collection\":\"posts\",\"record\":{}}\n", "header"),
