@@ -50,8 +50,12 @@ final class CollectionDescriptor: @unchecked Sendable {
         indexEntries = { bytes, primaryKey in
             CollectionDescriptor.entries(of: try RecordDecoder().decode(R.self, from: bytes), indexes: indexList, primaryKey: primaryKey)
         }
-        appendJSON = { bytes, writer, out in
-            try writer.append(try RecordDecoder().decode(R.self, from: bytes), to: &out)
+        if let writable = R.self as? any (Record & JSONObjectWritable).Type {
+            appendJSON = Self.objectAppender(writable)
+        } else {
+            appendJSON = { bytes, writer, out in
+                try writer.append(try RecordDecoder().decode(R.self, from: bytes), to: &out)
+            }
         }
         fromJSON = { json, parsed, reader in
             let record = try reader.decode(R.self, from: json, parsed: parsed)
@@ -64,6 +68,13 @@ final class CollectionDescriptor: @unchecked Sendable {
             if let key = try? decoder.decode(R.PrimaryKey.self) { return "\(key)" }
             return primaryKey.map { String(format: "%02x", $0) }.joined()
         }
+    }
+
+    /// ``appendJSON`` for a record type that writes its own JSON object (``JSONObjectWritable``),
+    /// found once per collection rather than cast for every record.
+    private static func objectAppender<W: Record & JSONObjectWritable>(_: W.Type)
+        -> (_ bytes: UnsafeRawBufferPointer, _ writer: inout RecordJSONWriter, _ out: inout [UInt8]) throws -> Void {
+        { bytes, writer, out in try writer.appendObject(try RecordDecoder().decode(W.self, from: bytes), to: &out) }
     }
 
     /// The index entries (index position, LMDB key, LMDB value) of `record` under `primaryKey`.

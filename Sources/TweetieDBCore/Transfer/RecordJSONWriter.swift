@@ -44,6 +44,26 @@ package struct RecordJSONWriter {
         }
     }
 
+    /// Appends `value`'s JSON to `bytes`, written by the value itself (``JSONObjectWritable``):
+    /// the same text as ``append(_:to:)``, which writes it instead when the value's own writing
+    /// fails its checks.
+    ///
+    /// ```swift
+    /// try writer.appendObject(tweet, to: &buffer)
+    /// ```
+    package mutating func appendObject<T: JSONObjectWritable>(_ value: T, to bytes: inout [UInt8]) throws {
+        let start = bytes.count
+        var object = JSONObjectWriter()
+        swap(&object.bytes, &bytes)
+        value.writeJSONObject(to: &object)
+        object.finish()
+        swap(&object.bytes, &bytes)
+        if object.failed {
+            bytes.removeSubrange(start...)
+            try append(value, to: &bytes)
+        }
+    }
+
     /// `value`'s JSON.
     ///
     /// ```swift

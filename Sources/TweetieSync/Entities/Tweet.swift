@@ -190,3 +190,28 @@ public struct Tweet: Codable, Sendable, Hashable, Identifiable {
         try c.encode(lists, forKey: "lists")
     }
 }
+
+/// `Tweet`'s JSON form written member by member for export, keys in byte order: the same text as
+/// ``encode(to:)`` (`RecordJSONWriterTests` compares the two).
+extension Tweet: JSONObjectWritable {
+    package func writeJSONObject(to object: inout JSONObjectWriter) {
+        object.write(authorId, forKey: "authorId")
+        object.write(decimalText: authorId, forKey: "authorIdStr")
+        object.write(created, forKey: "created")
+        object.write(favoriteCount, forKey: "favoriteCount")
+        object.write(id, forKey: "id")
+        object.write(decimalText: id, forKey: "idStr")
+        object.write(imageURL, forKey: "imageURL")
+        if let inReplyToId {
+            object.write(inReplyToId, forKey: "inReplyToId")
+            object.write(decimalText: inReplyToId, forKey: "inReplyToIdStr")
+        }
+        object.write(isRetweet, forKey: "isRetweet")
+        object.writeIfPresent(lang, forKey: "lang")
+        object.write(lists, forKey: "lists")
+        object.write(name, forKey: "name")
+        object.write(retweetCount, forKey: "retweetCount")
+        object.write(text, forKey: "text")
+        object.write(username, forKey: "username")
+    }
+}

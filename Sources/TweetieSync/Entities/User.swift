@@ -123,3 +123,18 @@ public struct User: Codable, Sendable, Hashable, Identifiable {
         try c.encode(lists, forKey: "lists")
     }
 }
+
+/// `User`'s JSON form written member by member for export, keys in byte order: the same text as
+/// ``encode(to:)`` (`RecordJSONWriterTests` compares the two).
+extension User: JSONObjectWritable {
+    package func writeJSONObject(to object: inout JSONObjectWriter) {
+        object.write(about, forKey: "about")
+        object.write(id, forKey: "id")
+        object.write(decimalText: id, forKey: "idStr")
+        object.write(imageURL, forKey: "imageURL")
+        object.write(lists, forKey: "lists")
+        object.write(name, forKey: "name")
+        object.write(url, forKey: "url")
+        object.write(username, forKey: "username")
+    }
+}
