@@ -57,8 +57,14 @@ final class CollectionDescriptor: @unchecked Sendable {
                 try writer.append(try RecordDecoder().decode(R.self, from: bytes), to: &out)
             }
         }
+        let decodeJSON: (_ json: UnsafeRawBufferPointer, _ parsed: JSONTape?, _ reader: inout RecordJSONReader) throws -> R
+        if let readable = R.self as? any JSONObjectReadable.Type {
+            decodeJSON = Self.objectReader(readable, as: R.self)
+        } else {
+            decodeJSON = { json, parsed, reader in try reader.decode(R.self, from: json, parsed: parsed) }
+        }
         fromJSON = { json, parsed, reader in
-            let record = try reader.decode(R.self, from: json, parsed: parsed)
+            let record = try decodeJSON(json, parsed, &reader)
             let primaryKey = record.encodedPrimaryKey
             let entries = CollectionDescriptor.entries(of: record, indexes: indexList, primaryKey: primaryKey)
             return (primaryKey, try RecordEncoder().encode(record), entries)
@@ -75,6 +81,14 @@ final class CollectionDescriptor: @unchecked Sendable {
     private static func objectAppender<W: Record & JSONObjectWritable>(_: W.Type)
         -> (_ bytes: UnsafeRawBufferPointer, _ writer: inout RecordJSONWriter, _ out: inout [UInt8]) throws -> Void {
         { bytes, writer, out in try writer.appendObject(try RecordDecoder().decode(W.self, from: bytes), to: &out) }
+    }
+
+    /// How ``fromJSON`` decodes a record type that reads its own JSON object
+    /// (``JSONObjectReadable``; `W` is `R`), found once per collection rather than cast for
+    /// every line.
+    private static func objectReader<W: JSONObjectReadable, R>(_: W.Type, as _: R.Type)
+        -> (_ json: UnsafeRawBufferPointer, _ parsed: JSONTape?, _ reader: inout RecordJSONReader) throws -> R {
+        { json, parsed, reader in try reader.decodeObject(W.self, from: json, parsed: parsed) as! R }
     }
 
     /// The index entries (index position, LMDB key, LMDB value) of `record` under `primaryKey`.

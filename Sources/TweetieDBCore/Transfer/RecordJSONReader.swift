@@ -46,6 +46,21 @@ package struct RecordJSONReader {
         return try fallback.decode(T.self, from: Data(bytes))
     }
 
+    /// ``decode(_:from:parsed:)`` for a type that reads its own object (``JSONObjectReadable``):
+    /// from the tape when the caller parsed it with its keys distinct and the type takes it,
+    /// otherwise (and for any other text) the way ``decode(_:from:parsed:)`` does.
+    mutating func decodeObject<T: JSONObjectReadable>(_ type: T.Type, from bytes: UnsafeRawBufferPointer, parsed: JSONTape?) throws -> T {
+        if let tape = parsed, tape.rejectsAmbiguousKeys, tape.entries.first?.kind == .object {
+            let value: T? = tape.entries.withUnsafeBufferPointer { entries in
+                var json = JSONObjectReader(view: JSONTapeView(entries: entries, bytes: tape.bytes))
+                let value = T(jsonObject: &json)
+                return json.failed ? nil : value
+            }
+            if let value { return value }
+        }
+        return try decode(T.self, from: bytes, parsed: parsed)
+    }
+
     /// ``decode(_:from:)-(_,UnsafeRawBufferPointer)`` for bytes in an array.
     ///
     /// ```swift

@@ -215,3 +215,29 @@ extension Tweet: JSONObjectWritable {
         object.write(username, forKey: "username")
     }
 }
+
+/// `Tweet` read from an import line's object by name, keys in byte order: the record
+/// ``init(from:)`` makes of it, or `nil` to leave anything unusual to ``init(from:)``
+/// (`JSONObjectReadingTests` compares the two).
+extension Tweet: JSONObjectReadable {
+    package init?(jsonObject json: inout JSONObjectReader) {
+        let authorId = json.id("authorId", twin: "authorIdStr")
+        let created = json.date("created")
+        let favoriteCount = json.integer("favoriteCount", as: Int.self)
+        let id = json.id("id", twin: "idStr")
+        let imageURL = json.string("imageURL")
+        let inReplyToId = json.id("inReplyToId", twin: "inReplyToIdStr")
+        let isRetweet = json.bool("isRetweet")
+        let lang = json.stringIfPresent("lang")
+        let lists = json.stringsIfPresent("lists")
+        let name = json.string("name")
+        let retweetCount = json.integer("retweetCount", as: Int.self)
+        let text = json.string("text")
+        let username = json.string("username")
+        guard !json.failed, let authorId, let created, let favoriteCount, let id, let imageURL, let isRetweet,
+              let name, let retweetCount, let text, let username else { return nil }
+        self.init(id: id, text: text, name: name, username: username, authorId: authorId, created: created, imageURL: imageURL,
+                  retweetCount: retweetCount, favoriteCount: favoriteCount, inReplyToId: inReplyToId, isRetweet: isRetweet,
+                  lang: lang, lists: lists ?? [])
+    }
+}

@@ -138,3 +138,20 @@ extension User: JSONObjectWritable {
         object.write(username, forKey: "username")
     }
 }
+
+/// `User` read from an import line's object by name, keys in byte order: the record
+/// ``init(from:)`` makes of it, or `nil` to leave anything unusual to ``init(from:)``
+/// (`JSONObjectReadingTests` compares the two).
+extension User: JSONObjectReadable {
+    package init?(jsonObject json: inout JSONObjectReader) {
+        let about = json.string("about")
+        let id = json.id("id", twin: "idStr")
+        let imageURL = json.string("imageURL")
+        let lists = json.stringsIfPresent("lists")
+        let name = json.string("name")
+        let url = json.string("url")
+        let username = json.string("username")
+        guard !json.failed, let about, let id, let imageURL, let name, let url, let username else { return nil }
+        self.init(id: id, name: name, username: username, about: about, url: url, imageURL: imageURL, lists: lists ?? [])
+    }
+}

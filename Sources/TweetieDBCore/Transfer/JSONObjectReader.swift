@@ -1,0 +1,146 @@
+import Foundation
+
+/// A value that reads itself from a parsed JSON object — for the objects `init(from:)` decodes
+/// without a question `JSONDecoder` might answer differently — without a `Decoder` and its
+/// containers.
+///
+/// Why: an import turns every line into a record, and going through `init(from:)` costs a boxed
+/// container, a dynamic call and a key search per member, and (for ids with string twins) a few
+/// strings built per record, for members a type with a fixed set of them can read by name.
+///
+/// Rules: return `nil` whenever anything is not exactly what `init(from:)` would accept without
+/// a doubt — a required member missing, a wrong type (``JSONObjectReader`` marks that as
+/// `failed`), twins that disagree, a number `init(from:)` might read differently. The record is
+/// then decoded through `init(from:)`, and `JSONDecoder` decides as before, errors included: a
+/// mistake here costs speed, never a different record or a different error, as long as every
+/// value it does return equals `init(from:)`'s. Read the members in the order of their keys'
+/// bytes: the reader tries the member after the last one found first. Only objects whose keys are
+/// all distinct (the export's own lines) are read this way. A test should compare the two paths
+/// (`JSONObjectReadingTests` does for `Tweet` and `User`).
+///
+/// ```swift
+/// extension Note: JSONObjectReadable {
+///     init?(jsonObject json: inout JSONObjectReader) {
+///         let author = json.string("author"), id = json.integer("id", as: Int64.self)
+///         guard !json.failed, let author, let id else { return nil }
+///         self.init(id: id, author: author)
+///     }
+/// }
+/// ```
+package protocol JSONObjectReadable: Decodable {
+    /// The value the object holds, or `nil` to leave it to `init(from:)`.
+    init?(jsonObject json: inout JSONObjectReader)
+}
+
+/// Reads the members of one parsed JSON object (a ``JSONTape`` whose keys are distinct) by
+/// name, each value the way `RecordJSON.decoder()` reads it, for ``JSONObjectReadable``.
+///
+/// Each accessor returns `nil` for a member that is absent (and, the `IfPresent` ones, `null`);
+/// a member of another type, or a value `JSONDecoder` might read differently, returns `nil` and
+/// sets ``failed``.
+///
+/// ```swift
+/// var json = JSONObjectReader(view: view)
+/// let text = json.string("text")
+/// if json.failed { … }
+/// ```
+package struct JSONObjectReader {
+    private let view: JSONTapeView
+    /// The tape index of the key found last (0: none yet).
+    private var near = 0
+    /// Whether a member had a value this reader will not answer for.
+    package private(set) var failed = false
+
+    /// A reader of the object at the root of `view`, whose keys must be distinct.
+    init(view: JSONTapeView) {
+        self.view = view
+    }
+
+    /// The tape index of the value of `key`, or nil when it is absent.
+    private mutating func find(_ key: StaticString) -> Int? {
+        let found = key.withUTF8Buffer { view.member(of: 0, named: $0, near: near, keysDistinct: true) }
+        if let found { near = found - 1 }
+        return found
+    }
+
+    /// The index of `key`'s value unless it is absent or `null`.
+    private mutating func present(_ key: StaticString) -> Int? {
+        guard let index = find(key), view.entries[index].kind != .null else { return nil }
+        return index
+    }
+
+    package mutating func string(_ key: StaticString) -> String? {
+        guard let index = find(key) else { return nil }
+        return string(at: index)
+    }
+
+    package mutating func stringIfPresent(_ key: StaticString) -> String? {
+        guard let index = present(key) else { return nil }
+        return string(at: index)
+    }
+
+    private mutating func string(at index: Int) -> String? {
+        guard let value = try? view.string(index) else { failed = true; return nil }
+        return value
+    }
+
+    /// An integer written as plain digits (`12`, `-7`) within `T`'s range.
+    package mutating func integer<T: FixedWidthInteger>(_ key: StaticString, as type: T.Type) -> T? {
+        guard let index = find(key) else { return nil }
+        return integer(at: index, as: T.self)
+    }
+
+    package mutating func integerIfPresent<T: FixedWidthInteger>(_ key: StaticString, as type: T.Type) -> T? {
+        guard let index = present(key) else { return nil }
+        return integer(at: index, as: T.self)
+    }
+
+    private mutating func integer<T: FixedWidthInteger>(at index: Int, as type: T.Type) -> T? {
+        guard let value = try? view.integer(index, as: T.self) else { failed = true; return nil }
+        return value
+    }
+
+    package mutating func bool(_ key: StaticString) -> Bool? {
+        guard let index = find(key) else { return nil }
+        switch view.entries[index].kind {
+        case .true: return true
+        case .false: return false
+        default: failed = true; return nil
+        }
+    }
+
+    /// A date as `RecordJSON.decoder()` reads it: ISO 8601 text.
+    package mutating func date(_ key: StaticString) -> Date? {
+        guard let index = find(key) else { return nil }
+        let entry = view.entries[index]
+        let date = entry.kind == .string && !entry.escaped
+            ? ISO8601.date(fromUTF8: view.raw(index).assumingMemoryBound(to: UInt8.self))
+            : (try? view.string(index)).flatMap(ISO8601.date(from:))
+        guard let date else { failed = true; return nil }
+        return date
+    }
+
+    /// An array of strings, unless absent or `null`.
+    package mutating func stringsIfPresent(_ key: StaticString) -> [String]? {
+        guard let index = present(key) else { return nil }
+        guard view.entries[index].kind == .array else { failed = true; return nil }
+        var strings: [String] = []
+        let end = Int(view.entries[index].next)
+        var element = index + 1
+        while element < end {
+            guard let string = string(at: element) else { return nil }
+            strings.append(string)
+            element = Int(view.entries[element].next)
+        }
+        return strings
+    }
+
+    /// A 64-bit id written as a number under `key` and as its decimal text under `twin` (either
+    /// may be absent or `null`); when both are there they must agree. `nil` when neither is there.
+    package mutating func id(_ key: StaticString, twin: StaticString) -> Int64? {
+        let number = integerIfPresent(key, as: Int64.self)
+        guard let text = stringIfPresent(twin) else { return number }
+        guard let value = Int64(text), number == nil || number == value else { failed = true; return nil }
+        return value
+    }
+}
