@@ -1,3 +1,5 @@
+// JSONObjectReadable is declared beside the reader it is written against: a conformance is a
+// list of that reader's calls, and the rules for both (nil leaves it to init(from:)) are one.
 import Foundation
 
 /// A value that reads itself from a parsed JSON object — for the objects `init(from:)` decodes

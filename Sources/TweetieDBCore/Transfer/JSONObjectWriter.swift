@@ -1,3 +1,5 @@
+// JSONObjectWritable is declared beside the writer it is written against: a conformance is a
+// list of that writer's calls, and the rules for both (key order, fallback) are one.
 import Foundation
 
 /// A value that writes its own JSON object — the text `RecordJSON.encoder()` makes of it —
