@@ -3,21 +3,27 @@ import Foundation
 /// An import's record lines, decoded on every core in batches, in line order.
 ///
 /// Why: decoding JSON is most of an import's time, and lines are independent until they reach
-/// the store. The import reads a batch of lines on its writer thread, the workers split, check
-/// and decode their slices (``RecordJSONReader``, then the storage encoding and index entries),
-/// and the writer thread applies the results in line order: duplicate keys within the file, the
-/// writes, the counts. Workers never touch LMDB, so the write transaction stays on its thread.
+/// the store. The import reads a batch of lines on its writer thread and starts the workers on
+/// it; they split, check and decode their slices (``RecordJSONReader``, then the storage encoding
+/// and index entries) while the writer thread applies the batch before it in line order —
+/// duplicate keys within the file, the writes, the counts — and reads the next one. (Decoding a
+/// batch and then applying it left the workers idle during every apply.) Workers never touch
+/// LMDB, so the write transaction stays on its thread.
 ///
 /// Rules: a line's problem is found by the same checks, in the same order, as one line at a
-/// time, and the first bad line (by number) is the one reported; memory is bounded by one
-/// batch (`workers × linesPerWorker` lines).
+/// time, and the first bad line (by number) is the one reported. A batch being decoded reads
+/// only its own lines: before the code that started it returns or throws, ``finish(_:)`` it or
+/// ``waitUntilDecoded()``. Memory is bounded by two batches (`workers × linesPerWorker` lines
+/// each): one being decoded, one being applied or read.
 ///
 /// ```swift
-/// var batch = ImportBatch(descriptors: collectionsByName, expected: ["tweets"])
+/// let batch = ImportBatch(descriptors: collectionsByName, expected: ["tweets"])
+/// defer { batch.waitUntilDecoded() }
 /// batch.append(lineBytes, number: 2)
-/// try batch.decode { number, result in … }
+/// batch.startDecoding()
+/// try batch.finish { number, result in … }
 /// ```
-struct ImportBatch {
+final class ImportBatch {
     /// What a line decodes to.
     struct Decoded {
         var collection: String
@@ -31,56 +37,85 @@ struct ImportBatch {
     static let linesPerWorker = 1024
 
     let workers: Int
+    let capacity: Int
     private let context: Context
-    private var lines: [(number: Int, bytes: [UInt8])] = []
-    private var readers: [RecordJSONReader]
-    /// Each line's outcome, by position in `lines` (kept between batches for its capacity).
-    private var results: [Result<Decoded, TransferError>?] = []
+    /// The lines added since the last ``finish(_:)`` (allocated once: workers read them in place).
+    private let lines: UnsafeMutableBufferPointer<(number: Int, bytes: [UInt8])>
+    private let readers: UnsafeMutableBufferPointer<RecordJSONReader>
+    /// Each line's outcome, by position in `lines`.
+    private let results: UnsafeMutableBufferPointer<Result<Decoded, TransferError>?>
+    private(set) var count = 0
+    private let decoded = DispatchGroup()
+    private var decoding = false
 
     /// A batch for the collections a header announced (`expected`), among those the store has.
     init(descriptors: [String: CollectionDescriptor], expected: [String],
          workers: Int = min(8, ProcessInfo.processInfo.activeProcessorCount)) {
         self.workers = max(1, workers)
+        capacity = self.workers * Self.linesPerWorker
         context = Context(descriptors: descriptors, expected: expected)
-        readers = Array(repeating: RecordJSONReader(), count: self.workers)
-        lines.reserveCapacity(self.workers * Self.linesPerWorker)
-        results.reserveCapacity(self.workers * Self.linesPerWorker)
+        lines = .allocate(capacity: capacity)
+        readers = .allocate(capacity: self.workers)
+        readers.initialize(repeating: RecordJSONReader())
+        results = .allocate(capacity: capacity)
+        results.initialize(repeating: nil)
     }
 
-    var count: Int { lines.count }
-    var isFull: Bool { lines.count >= workers * Self.linesPerWorker }
-
-    /// Adds a record line (without its newline), numbered as in the file.
-    mutating func append(_ bytes: [UInt8], number: Int) {
-        lines.append((number, bytes))
+    deinit {
+        decoded.wait()
+        lines.baseAddress!.deinitialize(count: count)
+        lines.deallocate()
+        _ = readers.deinitialize()
+        readers.deallocate()
+        _ = results.deinitialize()
+        results.deallocate()
     }
 
-    /// Decodes the lines added since the last call, each to its record or to its problem, passes
-    /// them to `body` in line order up to the first problem, and empties the batch.
-    mutating func decode(_ body: (_ number: Int, _ result: Result<Decoded, TransferError>) throws -> Void) rethrows {
-        defer {
-            lines.removeAll(keepingCapacity: true)
-            results.removeAll(keepingCapacity: true)
-        }
-        guard !lines.isEmpty else { return }
-        results.append(contentsOf: repeatElement(nil, count: lines.count))
-        let slices = min(workers, lines.count)
-        let perSlice = (lines.count + slices - 1) / slices
-        lines.withUnsafeBufferPointer { lines in
-            readers.withUnsafeMutableBufferPointer { readers in
-                results.withUnsafeMutableBufferPointer { results in
-                    let work = SliceWork(lines: lines, readers: readers, results: results, perSlice: perSlice, context: context)
-                    if slices == 1 {
-                        work.decode(slice: 0)
-                    } else {
-                        DispatchQueue.concurrentPerform(iterations: slices) { work.decode(slice: $0) }
-                    }
-                }
+    var isFull: Bool { count >= capacity }
+
+    /// Adds a record line (without its newline), numbered as in the file. Not while decoding.
+    func append(_ bytes: [UInt8], number: Int) {
+        precondition(!decoding && count < capacity, "ImportBatch.append while decoding or full")
+        (lines.baseAddress! + count).initialize(to: (number, bytes))
+        count += 1
+    }
+
+    /// Starts decoding the lines added, each to its record or to its problem, on the workers.
+    func startDecoding() {
+        precondition(!decoding, "ImportBatch.startDecoding twice")
+        guard count > 0 else { return }
+        decoding = true
+        let slices = min(workers, count)
+        let work = SliceWork(lines: UnsafeBufferPointer(rebasing: lines[0..<count]), readers: readers,
+                             results: results, perSlice: (count + slices - 1) / slices, context: context)
+        DispatchQueue.global().async(group: decoded) {
+            if slices == 1 {
+                work.decode(slice: 0)
+            } else {
+                DispatchQueue.concurrentPerform(iterations: slices) { work.decode(slice: $0) }
             }
+        }
+    }
+
+    /// Waits until no worker reads this batch any more.
+    func waitUntilDecoded() {
+        decoded.wait()
+    }
+
+    /// Waits for the decoding ``startDecoding()`` started, passes the results to `body` in line
+    /// order up to the first problem, and empties the batch (also when `body` throws).
+    func finish(_ body: (_ number: Int, _ result: Result<Decoded, TransferError>) throws -> Void) rethrows {
+        decoded.wait()
+        let lineCount = count
+        defer {
+            for index in 0..<lineCount { results[index] = nil }
+            lines.baseAddress!.deinitialize(count: lineCount)
+            count = 0
+            decoding = false
         }
         // In line order, up to the first problem (a slice stops at its first; what follows it is
         // not needed, because that line stops the import).
-        for index in lines.indices {
+        for index in 0..<lineCount {
             guard let result = results[index] else { return }
             results[index] = nil
             try body(lines[index].number, result)

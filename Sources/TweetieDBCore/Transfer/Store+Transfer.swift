@@ -113,13 +113,37 @@ extension Store {
                     try writer.deleteAll(in: collectionsByName[name]!)
                 }
             }
-            // Lines are read here, decoded on every core a batch at a time (ImportBatch), and
-            // applied here in line order; reading stops at the first line that cannot be read.
-            var batch = ImportBatch(descriptors: collectionsByName, expected: header.collections.map(\.name))
+            // Lines are read here and decoded on every core a batch at a time (ImportBatch): while
+            // one batch decodes, the batch before it is applied here in line order and the next
+            // one read. Reading stops at the first line that cannot be read; its problem is
+            // thrown after the lines before it are applied, like a bad line's.
+            let batches = [ImportBatch(descriptors: collectionsByName, expected: header.collections.map(\.name)),
+                           ImportBatch(descriptors: collectionsByName, expected: header.collections.map(\.name))]
+            // Whatever ends this run of the body, no worker may still read a batch.
+            defer { for batch in batches { batch.waitUntilDecoded() } }
             var lineNumber = 1
             var readProblem: TransferError?
             var ended = false
+            func apply(_ batch: ImportBatch) throws {
+                try batch.finish { number, result in
+                    let decoded = try result.get()
+                    guard seen.insert(decoded.primaryKey, into: decoded.descriptor) else {
+                        throw TransferError(line: number, reason: "duplicate key \(decoded.descriptor.describeKey(decoded.primaryKey)) in collection '\(decoded.collection)' (it appeared earlier in the file)")
+                    }
+                    do {
+                        summary.counts.add(try writer.put(encodedRecord: decoded.record, primaryKey: decoded.primaryKey,
+                                                          indexEntries: decoded.indexEntries, descriptor: decoded.descriptor))
+                    } catch let error as StoreError {
+                        throw TransferError(line: number, reason: error.message)
+                    }
+                    summary.perCollection[decoded.collection, default: 0] += 1
+                    if number % 10_000 == 0 { progress?(summary.records, input.reader.bytesRead) }
+                }
+            }
+            var decoding: ImportBatch?
+            var filling = 0
             while !ended {
+                let batch = batches[filling]
                 while !batch.isFull {
                     let next: LineReader.Line?
                     do {
@@ -144,22 +168,13 @@ extension Store {
                     }
                     if readProblem != nil { ended = true; break }
                 }
-                try batch.decode { number, result in
-                    let decoded = try result.get()
-                    guard seen.insert(decoded.primaryKey, into: decoded.descriptor) else {
-                        throw TransferError(line: number, reason: "duplicate key \(decoded.descriptor.describeKey(decoded.primaryKey)) in collection '\(decoded.collection)' (it appeared earlier in the file)")
-                    }
-                    do {
-                        summary.counts.add(try writer.put(encodedRecord: decoded.record, primaryKey: decoded.primaryKey,
-                                                          indexEntries: decoded.indexEntries, descriptor: decoded.descriptor))
-                    } catch let error as StoreError {
-                        throw TransferError(line: number, reason: error.message)
-                    }
-                    summary.perCollection[decoded.collection, default: 0] += 1
-                    if number % 10_000 == 0 { progress?(summary.records, input.reader.bytesRead) }
-                }
-                if let readProblem { throw readProblem }
+                batch.startDecoding()
+                if let earlier = decoding { try apply(earlier) }
+                decoding = batch
+                filling = 1 - filling
             }
+            if let last = decoding { try apply(last) }
+            if let readProblem { throw readProblem }
             for (name, count) in expected where summary.perCollection[name, default: 0] != count {
                 throw TransferError(line: nil, reason: "the header announces \(count) record(s) for '\(name)' but the file has \(summary.perCollection[name, default: 0]): it is truncated or was edited")
             }
