@@ -119,7 +119,11 @@ extension StoreWriter {
                 try writeTransaction.delete(key, in: descriptor.indexDatabases[position])
             }
         }
-        try putIndexEntries(indexEntries, descriptor: descriptor, during: .import)
+        if existing == nil && scratch.isBatching {
+            try holdBackIndexEntries(indexEntries, descriptor: descriptor)
+        } else {
+            try putIndexEntries(indexEntries, descriptor: descriptor, during: .import)
+        }
         try writeTransaction.put(primaryKey, bytes, in: descriptor.records)
         if existing == nil {
             recorder.changes.recordInsert(descriptor.name, primaryKey)
@@ -127,6 +131,47 @@ extension StoreWriter {
         }
         recorder.changes.recordModify(descriptor.name, primaryKey)
         return .modified
+    }
+
+    /// Starts holding back the non-unique index entries of the new records
+    /// ``put(encodedRecord:primaryKey:indexEntries:descriptor:)`` stores, to be written in key
+    /// order by ``writeHeldBackIndexEntries(of:)``, as a batch of `add(contentsOf:)` does: an
+    /// import's records come in primary-key order, and their index entries one at a time would go
+    /// to random places in the index trees. Call ``stopHoldingBack()`` when the import ends, in
+    /// every case, so that the writer is left as `add(contentsOf:)` expects it: not batching,
+    /// nothing pending. (Each run of a write body has its own writer, so nothing held back can
+    /// reach another transaction or a re-run.)
+    func holdBackIndexEntries() {
+        scratch.isBatching = true
+    }
+
+    /// Writes the entries held back for `descriptor`'s collection (before records of another
+    /// collection are put, and at the end of the import).
+    func writeHeldBackIndexEntries(of descriptor: CollectionDescriptor) throws {
+        try writePendingIndexEntries(descriptor: descriptor)
+    }
+
+    /// Stops holding back index entries and drops any not written (a failed import's).
+    func stopHoldingBack() {
+        for pending in scratch.pending { pending.discard() }
+        scratch.hasPending = false
+        scratch.isBatching = false
+    }
+
+    /// Holds back a new record's non-unique index entries (see ``holdBackIndexEntries()``); a
+    /// unique one, or one over LMDB's key size (whose put reports the error), is put now.
+    private func holdBackIndexEntries(_ entries: [(Int, [UInt8], [UInt8])], descriptor: CollectionDescriptor) throws {
+        scratch.prepare(indexCount: descriptor.indexDatabases.count)
+        for (position, entry, primaryKey) in entries {
+            guard !descriptor.indexIsUnique[position], entry.count <= Store.maxKeySize else {
+                try putIndexEntries([(position, entry, primaryKey)], descriptor: descriptor, during: .import)
+                continue
+            }
+            let pending = scratch.pending[position]
+            entry.withUnsafeBytes { pending.append(key: $0, primaryKeyCount: primaryKey.count) }
+            scratch.hasPending = true
+            if pending.entryCount >= scratch.pendingLimit { try writePendingIndexEntries(descriptor: descriptor) }
+        }
     }
 
     /// Puts index entries built from encoded records (`(index position, entry key, primary key)`,

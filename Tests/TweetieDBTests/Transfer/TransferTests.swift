@@ -100,6 +100,73 @@ struct TransferTests {
         #expect(try Self.export(store) == out)
     }
 
+    /// A second collection with a non-unique index at the same position as `Post`'s first.
+    struct Comment: Record, Identifiable, Hashable {
+        static let collectionName = "comments"
+        static let indexes: [Index<Comment>] = [Index("post") { $0.post }]
+        var id: Int64
+        var post: Int64
+        var text: String
+    }
+
+    /// An import holds new records' non-unique index entries back and writes them in key order,
+    /// per collection: with collections interleaved in the file (two of them with a non-unique
+    /// index at the same position) and records that replace stored ones, every index lists
+    /// exactly its records, in order. An import that fails after entries were held back leaves
+    /// the store as it was: a later batch's indexes hold exactly its own records.
+    @Test func importedIndexEntriesAreWrittenPerCollectionAndDroppedOnFailure() throws {
+        let collections: [any Record.Type] = [Post.self, Member.self, Comment.self]
+        let source = try Store.temporary(collections: collections)
+        defer { source.close() }
+        try source.write { tx in
+            for i in 1...30 {
+                try tx.add(Post(id: Int64(i), author: ["ann", "bob", "cy"][i % 3], text: "post \(i)",
+                                created: Date(timeIntervalSince1970: 1_544_000_000 + Double(i) * 60), likes: i))
+            }
+            for i in 1...8 { try tx.add(Comment(id: Int64(i), post: Int64(31 - i), text: "comment \(i)")) }
+            try tx.add(Member(id: "ash", handle: "ashfurrow", name: "Ash Furrow"))
+        }
+        let lines = String(decoding: try Self.export(source), as: UTF8.self).split(separator: "\n").map(String.init)
+        func of(_ name: String) -> [String] { lines.filter { $0.hasPrefix("{\"collection\":\"\(name)\"") } }
+        let posts = of("posts"), comments = of("comments"), member = of("members")
+        // The collection changes five times.
+        let interleaved = ([lines[0]] + posts[..<10] + comments[..<3] + member + posts[10...] + comments[3...])
+            .joined(separator: "\n") + "\n"
+
+        let target = try Store.temporary(collections: collections)
+        defer { target.close() }
+        try target.write { tx in
+            for id in [3, 12, 25] {
+                try tx.add(Post(id: Int64(id), author: "zed", text: "old", created: Date(timeIntervalSince1970: Double(id)), likes: 0))
+            }
+        }
+        let summary = try Self.importBytes(Array(interleaved.utf8), into: target)
+        #expect(summary.counts.inserted == 36 && summary.counts.modified == 3)
+        #expect(try target.verify().problems.isEmpty)
+        func indexes(_ store: Store) throws -> [[String]] {
+            try store.read { tx in
+                [try tx.fetch(Query<Post>().sorted(byIndex: "created")).map { "\($0.id)" },
+                 try tx.fetch(Query<Post>().sorted(byIndex: "author")).map { "\($0.id)" },
+                 try tx.fetch(Query<Comment>().sorted(byIndex: "post")).map { "\($0.id)" },
+                 try tx.fetch(Query<Member>().sorted(byIndex: "handle")).map(\.id)]
+            }
+        }
+        let imported = try indexes(target)
+        #expect(imported == (try indexes(source)))
+        #expect(imported.map(\.count) == [30, 30, 8, 1])
+
+        // The same file into an empty store, broken after its last record: nothing is imported,
+        // and a later batch of other posts leaves the indexes exactly its own.
+        let broken = try Store.temporary(collections: collections)
+        defer { broken.close() }
+        #expect(throws: TransferError.self) { try Self.importBytes(Array((interleaved + "{not json}\n").utf8), into: broken) }
+        try broken.write { tx in
+            try tx.add(contentsOf: (100...104).map { Post(id: Int64($0), author: "amy", text: "new", created: Date(timeIntervalSince1970: Double($0)), likes: 1) })
+        }
+        #expect(try broken.verify().problems.isEmpty)
+        #expect(try indexes(broken) == [["104", "103", "102", "101", "100"], ["104", "103", "102", "101", "100"], [], []])
+    }
+
     @Test(arguments: [
         ("empty", "", "empty"),
         ("no header", "{\"collection\":\"posts\",\"record\":{}}\n", "header"),
