@@ -15,7 +15,7 @@ import Foundation
 /// way `JSONEncoder` would (a date without ISO 8601 text, a non-finite number), makes
 /// ``RecordJSONWriter`` discard the object and encode the value through `encode(to:)` instead:
 /// a mistake costs speed, never a different text. A test should still compare the two paths
-/// (`RecordJSONWriterTests` does for `Tweet` and `User`).
+/// (`JSONObjectWritingTests` does for `Tweet` and `User`).
 ///
 /// ```swift
 /// extension Note: JSONObjectWritable {

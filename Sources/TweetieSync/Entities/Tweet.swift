@@ -192,7 +192,7 @@ public struct Tweet: Codable, Sendable, Hashable, Identifiable {
 }
 
 /// `Tweet`'s JSON form written member by member for export, keys in byte order: the same text as
-/// ``encode(to:)`` (`RecordJSONWriterTests` compares the two).
+/// ``encode(to:)`` (`JSONObjectWritingTests` compares the two).
 extension Tweet: JSONObjectWritable {
     package func writeJSONObject(to object: inout JSONObjectWriter) {
         object.write(authorId, forKey: "authorId")

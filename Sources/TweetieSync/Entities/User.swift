@@ -125,7 +125,7 @@ public struct User: Codable, Sendable, Hashable, Identifiable {
 }
 
 /// `User`'s JSON form written member by member for export, keys in byte order: the same text as
-/// ``encode(to:)`` (`RecordJSONWriterTests` compares the two).
+/// ``encode(to:)`` (`JSONObjectWritingTests` compares the two).
 extension User: JSONObjectWritable {
     package func writeJSONObject(to object: inout JSONObjectWriter) {
         object.write(about, forKey: "about")
