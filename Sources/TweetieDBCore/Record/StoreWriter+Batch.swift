@@ -94,9 +94,7 @@ extension StoreWriter {
                         for position in 0..<indexCount {
                             let entry = chunk.field(2 + position, ofRecord: record)
                             if holdsBack[position] {
-                                pending[position].append(key: entry, primaryKeyCount: rawKey.count)
-                                scratch.hasPending = true
-                                if pending[position].entryCount >= scratch.pendingLimit { try writePendingIndexEntries(descriptor: descriptor) }
+                                try holdBack(entry, primaryKeyCount: rawKey.count, in: pending[position], descriptor: descriptor)
                             } else {
                                 try transaction.putValue(rawKey: entry, rawValue: rawKey, in: indexDatabases[position])
                             }

@@ -46,15 +46,26 @@ extension StoreWriter {
                 try scratch.oldEntries[position].bytes.withUnsafeBytes { _ = try transaction.delete(rawKey: $0, in: database) }
             } else if scratch.isBatching && !descriptor.indexIsUnique[position] {
                 let pending = scratch.pending[position]
-                scratch.newEntries[position].bytes.withUnsafeBytes { pending.append(key: $0, primaryKeyCount: key.count) }
-                scratch.hasPending = true
-                if pending.entryCount >= scratch.pendingLimit { try writePendingIndexEntries(descriptor: descriptor) }
+                try scratch.newEntries[position].bytes.withUnsafeBytes {
+                    try holdBack($0, primaryKeyCount: key.count, in: pending, descriptor: descriptor)
+                }
                 continue
             }
             try scratch.newEntries[position].bytes.withUnsafeBytes { entry in
                 try key.withUnsafeBytes { try transaction.putValue(rawKey: entry, rawValue: $0, in: database) }
             }
         }
+    }
+
+    /// Holds back one index entry (`entry` ends with the primary key, `primaryKeyCount` bytes) in
+    /// `pending`, its index's held-back entries; when the index holds ``WriteScratch/pendingLimit``
+    /// of them, writes what every index holds back.
+    @inlinable
+    func holdBack(_ entry: UnsafeRawBufferPointer, primaryKeyCount: Int, in pending: PendingIndexEntries,
+                  descriptor: CollectionDescriptor) throws {
+        pending.append(key: entry, primaryKeyCount: primaryKeyCount)
+        scratch.hasPending = true
+        if pending.entryCount >= scratch.pendingLimit { try writePendingIndexEntries(descriptor: descriptor) }
     }
 
     /// Writes the index entries a batch held back, each index's in key order.
@@ -135,7 +146,7 @@ extension StoreWriter {
 
     /// Starts holding back the non-unique index entries of the new records
     /// ``put(encodedRecord:primaryKey:indexEntries:descriptor:)`` stores, to be written in key
-    /// order by ``writeHeldBackIndexEntries(of:)``, as a batch of `add(contentsOf:)` does: an
+    /// order by ``writePendingIndexEntries(descriptor:)``, as a batch of `add(contentsOf:)` does: an
     /// import's records come in primary-key order, and their index entries one at a time would go
     /// to random places in the index trees. Call ``stopHoldingBack()`` when the import ends, in
     /// every case, so that the writer is left as `add(contentsOf:)` expects it: not batching,
@@ -143,12 +154,6 @@ extension StoreWriter {
     /// reach another transaction or a re-run.)
     func holdBackIndexEntries() {
         scratch.isBatching = true
-    }
-
-    /// Writes the entries held back for `descriptor`'s collection (before records of another
-    /// collection are put, and at the end of the import).
-    func writeHeldBackIndexEntries(of descriptor: CollectionDescriptor) throws {
-        try writePendingIndexEntries(descriptor: descriptor)
     }
 
     /// Stops holding back index entries and drops any not written (a failed import's).
@@ -167,10 +172,7 @@ extension StoreWriter {
                 try putIndexEntries([(position, entry, primaryKey)], descriptor: descriptor, during: .import)
                 continue
             }
-            let pending = scratch.pending[position]
-            entry.withUnsafeBytes { pending.append(key: $0, primaryKeyCount: primaryKey.count) }
-            scratch.hasPending = true
-            if pending.entryCount >= scratch.pendingLimit { try writePendingIndexEntries(descriptor: descriptor) }
+            try entry.withUnsafeBytes { try holdBack($0, primaryKeyCount: primaryKey.count, in: scratch.pending[position], descriptor: descriptor) }
         }
     }
 

@@ -114,11 +114,7 @@ package struct JSONObjectReader {
     /// A date as `RecordJSON.decoder()` reads it: ISO 8601 text.
     package mutating func date(_ key: StaticString) -> Date? {
         guard let index = find(key) else { return nil }
-        let entry = view.entries[index]
-        let date = entry.kind == .string && !entry.escaped
-            ? ISO8601.date(fromUTF8: view.raw(index).assumingMemoryBound(to: UInt8.self))
-            : (try? view.string(index)).flatMap(ISO8601.date(from:))
-        guard let date else { failed = true; return nil }
+        guard let date = view.date(index) else { failed = true; return nil }
         return date
     }
 

@@ -113,9 +113,7 @@ package struct JSONObjectWriter {
     package mutating func write(_ value: Date, forKey key: StaticString) {
         self.key(key)
         guard ISO8601.hasText(value) else { failed = true; return }
-        bytes.append(0x22)
-        ISO8601.append(value, to: &bytes)
-        bytes.append(0x22)
+        JSONValueText.writeDate(value, into: &bytes)
     }
 
     /// An array of strings.

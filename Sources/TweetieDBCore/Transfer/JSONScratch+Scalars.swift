@@ -27,11 +27,7 @@ extension JSONScratch {
     /// with no such text is ``Unsupported`` (the encoder's own error then says why).
     func write(_ value: Date, to slot: Int) throws {
         guard ISO8601.hasText(value) else { throw unsupported() }
-        set(slot) { text in
-            text.append(0x22)
-            ISO8601.append(value, to: &text)
-            text.append(0x22)
-        }
+        set(slot) { JSONValueText.writeDate(value, into: &$0) }
     }
 
     @inline(__always)

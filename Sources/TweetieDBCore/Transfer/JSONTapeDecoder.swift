@@ -109,12 +109,7 @@ final class JSONTapeDecoder: Decoder {
     /// A `Decodable` at `index`, reached through `key`.
     func decode<T: Decodable>(_ type: T.Type, at index: Int, key: (any CodingKey)?) throws -> T {
         if T.self == Date.self {
-            // Straight from the line's bytes, unless the string has escapes.
-            let entry = state.view.entries[index]
-            let date = entry.kind == .string && !entry.escaped
-                ? ISO8601.date(fromUTF8: state.view.raw(index).assumingMemoryBound(to: UInt8.self))
-                : ISO8601.date(from: try decodeString(at: index))
-            guard let date else { throw fail() }
+            guard let date = state.view.date(index) else { throw fail() }
             return date as! T
         }
         if T.self == URL.self {

@@ -55,6 +55,16 @@ struct JSONTapeView {
         return text
     }
 
+    /// The date at `index` as `RecordJSON.decoder()` reads it, ISO 8601 text (straight from the
+    /// line's bytes unless the string has escapes); nil for anything else.
+    func date(_ index: Int) -> Date? {
+        let entry = entries[index]
+        guard entry.kind == .string else { return nil }
+        return entry.escaped
+            ? (try? string(index)).flatMap(ISO8601.date(from:))
+            : ISO8601.date(fromUTF8: raw(index).assumingMemoryBound(to: UInt8.self))
+    }
+
     /// The number at `index` as an integer: plain integer text only (`12`, `-7`), within range.
     func integer<T: FixedWidthInteger>(_ index: Int, as type: T.Type) throws -> T {
         let entry = entries[index]

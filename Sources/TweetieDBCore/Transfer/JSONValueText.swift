@@ -47,6 +47,14 @@ enum JSONValueText {
         out.append(contentsOf: text.utf8)
     }
 
+    /// A date as a string of ISO 8601 text with milliseconds; only for a date that has such a
+    /// text (`ISO8601.hasText`).
+    static func writeDate(_ value: Date, into out: inout [UInt8]) {
+        out.append(0x22)
+        ISO8601.append(value, to: &out)
+        out.append(0x22)
+    }
+
     static func writeBool(_ value: Bool, into out: inout [UInt8]) {
         if value {
             out.append(contentsOf: [0x74, 0x72, 0x75, 0x65])

@@ -130,26 +130,28 @@ extension Store {
             var lineNumber = 1
             var readProblem: TransferError?
             var ended = false
+            /// Runs `body`; a store error (a put, the held-back entries) becomes line `line`'s.
+            func atLine<T>(_ line: Int?, _ body: () throws -> T) throws -> T {
+                do {
+                    return try body()
+                } catch let error as StoreError {
+                    throw TransferError(line: line, reason: error.message)
+                }
+            }
             func apply(_ batch: ImportBatch) throws {
                 try batch.finish { number, result in
                     let decoded = try result.get()
                     if let holding, holding !== decoded.descriptor {
-                        do {
-                            try writer.writeHeldBackIndexEntries(of: holding)
-                        } catch let error as StoreError {
-                            throw TransferError(line: number, reason: error.message)
-                        }
+                        try atLine(number) { try writer.writePendingIndexEntries(descriptor: holding) }
                     }
                     holding = decoded.descriptor
                     guard seen.insert(decoded.primaryKey, into: decoded.descriptor) else {
                         throw TransferError(line: number, reason: "duplicate key \(decoded.descriptor.describeKey(decoded.primaryKey)) in collection '\(decoded.collection)' (it appeared earlier in the file)")
                     }
-                    do {
-                        summary.counts.add(try writer.put(encodedRecord: decoded.record, primaryKey: decoded.primaryKey,
-                                                          indexEntries: decoded.indexEntries, descriptor: decoded.descriptor))
-                    } catch let error as StoreError {
-                        throw TransferError(line: number, reason: error.message)
-                    }
+                    summary.counts.add(try atLine(number) {
+                        try writer.put(encodedRecord: decoded.record, primaryKey: decoded.primaryKey,
+                                       indexEntries: decoded.indexEntries, descriptor: decoded.descriptor)
+                    })
                     summary.perCollection[decoded.collection, default: 0] += 1
                     if number % 10_000 == 0 { progress?(summary.records, input.reader.bytesRead) }
                 }
@@ -189,13 +191,7 @@ extension Store {
             }
             if let last = decoding { try apply(last) }
             if let readProblem { throw readProblem }
-            if let holding {
-                do {
-                    try writer.writeHeldBackIndexEntries(of: holding)
-                } catch let error as StoreError {
-                    throw TransferError(line: nil, reason: error.message)
-                }
-            }
+            if let holding { try atLine(nil) { try writer.writePendingIndexEntries(descriptor: holding) } }
             for (name, count) in expected where summary.perCollection[name, default: 0] != count {
                 throw TransferError(line: nil, reason: "the header announces \(count) record(s) for '\(name)' but the file has \(summary.perCollection[name, default: 0]): it is truncated or was edited")
             }
