@@ -48,13 +48,18 @@ public final class GRDBPeer: @unchecked Sendable {
     public init(synchronous: Synchronous = .full) throws {
         directory = TemporaryPath.make("grdb")
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        var configuration = GRDB.Configuration()
-        let level = synchronous.rawValue
-        configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA synchronous = \(level)") }
-        pool = try DatabasePool(path: directory + "/db.sqlite", configuration: configuration)
-        let applied = try pool.read { db in try Int.fetchOne(db, sql: "PRAGMA synchronous") }
+        pool = try DatabasePool(path: directory + "/db.sqlite")
+        // The level is set on the writer, the one connection that commits, after the pool is
+        // open: a `DatabasePool` sets its writer to `synchronous = NORMAL` when it turns WAL on
+        // (GRDB's `Database.setUpWALMode`), after `Configuration.prepareDatabase` has run, so a
+        // level set there holds on the readers only. Until 2026-11-28 the peer did that and checked
+        // a reader: every "synchronous=FULL" row measured NORMAL (no sync per commit).
+        let applied = try pool.writeWithoutTransaction { db in
+            try db.execute(sql: "PRAGMA synchronous = \(synchronous.rawValue)")
+            return try Int.fetchOne(db, sql: "PRAGMA synchronous")
+        }
         guard applied == (synchronous == .full ? 2 : 1) else {
-            throw SuiteError("GRDB peer: PRAGMA synchronous is \(applied ?? -1), expected \(synchronous.rawValue)")
+            throw SuiteError("GRDB peer: the writer's PRAGMA synchronous is \(applied ?? -1), expected \(synchronous.rawValue)")
         }
         try pool.write { db in
             try db.execute(sql: """
