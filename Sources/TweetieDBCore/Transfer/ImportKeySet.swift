@@ -7,6 +7,11 @@
 /// packed with their length, 8-byte keys go to a set of their own — and only longer keys are kept
 /// as arrays. One `Set<[UInt8]>` held 70–80 bytes and an allocation per key.
 ///
+/// An export lists each collection's records in key order, so the keys of 0–8 bytes that arrive in
+/// ascending order are appended to a sorted array (``AscendingRun``) — 8 bytes a key, no hashing —
+/// and only those that arrive out of order go to a hash set. A key above the run's last one can be
+/// in neither: every key in the set was below the run's last key when it came.
+///
 /// ```swift
 /// var seen = ImportKeySet()
 /// if !seen.insert(primaryKey, into: descriptor) { throw duplicate }
@@ -15,9 +20,35 @@ struct ImportKeySet {
     private struct Keys {
         let descriptor: CollectionDescriptor
         /// Keys of 0–7 bytes: the bytes big-endian in the high 7 bytes, the length in the low one.
-        var packed: Set<UInt64> = []
-        var eightBytes: Set<UInt64> = []
+        var packed = AscendingRun()
+        var eightBytes = AscendingRun()
         var longer: Set<[UInt8]> = []
+    }
+
+    /// Values that arrived in ascending order, in an array, and the others in a hash set.
+    struct AscendingRun {
+        /// Ascending values, in arrival order.
+        private(set) var run: [UInt64] = []
+        /// Values that were at most `run.last` when they arrived and were not in `run`.
+        private(set) var others: Set<UInt64> = []
+
+        var count: Int { run.count + others.count }
+
+        /// Adds `value`; returns `false` when it was already there.
+        mutating func insert(_ value: UInt64) -> Bool {
+            guard let last = run.last, value <= last else {
+                run.append(value)
+                return true
+            }
+            // Binary search of the run: the first index whose value is not below `value`.
+            var low = 0, high = run.count
+            while low < high {
+                let middle = (low + high) / 2
+                if run[middle] < value { low = middle + 1 } else { high = middle }
+            }
+            if run[low] == value { return false }
+            return others.insert(value).inserted
+        }
     }
 
     /// One entry per collection met so far (an export has a handful: a linear search beats hashing
@@ -42,8 +73,8 @@ struct ImportKeySet {
         var value: UInt64 = 0
         for byte in key { value = value << 8 | UInt64(byte) }
         if key.count == 8 {
-            return collections[slot].eightBytes.insert(value).inserted
+            return collections[slot].eightBytes.insert(value)
         }
-        return collections[slot].packed.insert(value << (64 - 8 * UInt64(key.count)) | UInt64(key.count)).inserted
+        return collections[slot].packed.insert(value << (64 - 8 * UInt64(key.count)) | UInt64(key.count))
     }
 }

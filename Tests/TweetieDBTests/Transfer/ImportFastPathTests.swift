@@ -69,6 +69,32 @@ struct ImportFastPathTests {
         #expect(set.count == 2 * keys.count)
     }
 
+    @Test func keysInAndOutOfOrderAreToldLikeASet() throws {
+        let store = try Store.temporary(collections: [Post.self])
+        defer { store.close() }
+        let posts = try store.descriptor(for: Post.self)
+        // Runs of ascending keys broken by keys below them, repeats of both, keys of 7 and 8 bytes:
+        // every insert must answer what a plain set answers.
+        var generator = SystemRandomNumberGenerator()
+        for round in 0..<20 {
+            var set = ImportKeySet(), reference = Set<[UInt8]>()
+            var next: UInt64 = 1_000
+            for _ in 0..<2_000 {
+                let value: UInt64
+                switch UInt64.random(in: 0..<10, using: &generator) {
+                case 0..<6: next += UInt64.random(in: 0...3, using: &generator); value = next // ascending, sometimes repeated
+                case 6..<8: value = UInt64.random(in: 900...next, using: &generator) // below the run's end
+                default: value = next + UInt64.random(in: 1...50, using: &generator) // ahead: later keys fall below it
+                }
+                let width = round % 2 == 0 ? 8 : 7
+                let key = (0..<width).map { UInt8(truncatingIfNeeded: value >> (8 * UInt64(width - 1 - $0))) }
+                let inserted = set.insert(key, into: posts)
+                #expect(inserted == reference.insert(key).inserted, "round \(round): \(value)")
+            }
+            #expect(set.count == reference.count)
+        }
+    }
+
     @Test func aDuplicateFieldInAnExportedLineIsStillReportedByName() throws {
         let store = try TransferTests.seeded()
         defer { store.close() }
