@@ -26,11 +26,14 @@ final class CollectionDescriptor: @unchecked Sendable {
     /// Appends the stored record as a JSON object (for export) with the given writer. Safe to
     /// call from several threads at once, each with its own writer.
     let appendJSON: (_ bytes: UnsafeRawBufferPointer, _ writer: inout RecordJSONWriter, _ out: inout [UInt8]) throws -> Void
-    /// A JSON object decoded, validated and encoded for storage: the primary key, the record
-    /// bytes and the record's index entries (index position, LMDB key, LMDB value).
-    /// Safe to call from several threads at once, each with its own reader.
+    /// A JSON object decoded, validated and encoded for storage into `chunk`, as byte runs: the
+    /// primary key, the record bytes, then each index's entry key, in index order (2 + the number
+    /// of indexes runs; a failure may leave some of them appended). Runs in one buffer, not three
+    /// or more arrays per record: an import's records are decoded on one thread and written on
+    /// another, and each array was an allocation there and a cross-thread free here.
+    /// Safe to call from several threads at once, each with its own reader and chunk.
     /// `parsed` is the JSON's tape when the caller has parsed it already.
-    let fromJSON: (_ json: UnsafeRawBufferPointer, _ parsed: JSONTape?, _ reader: inout RecordJSONReader) throws -> (primaryKey: [UInt8], bytes: [UInt8], indexEntries: [(Int, [UInt8], [UInt8])])
+    let encodeJSON: (_ json: UnsafeRawBufferPointer, _ parsed: JSONTape?, _ reader: inout RecordJSONReader, _ chunk: EncodedChunk) throws -> Void
     /// A human-readable primary key.
     @usableFromInline let describeKey: (_ primaryKey: [UInt8]) -> String
 
@@ -63,11 +66,14 @@ final class CollectionDescriptor: @unchecked Sendable {
         } else {
             decodeJSON = { json, parsed, reader in try reader.decode(R.self, from: json, parsed: parsed) }
         }
-        fromJSON = { json, parsed, reader in
-            let record = try decodeJSON(json, parsed, &reader)
-            let primaryKey = record.encodedPrimaryKey
-            let entries = CollectionDescriptor.entries(of: record, indexes: indexList, primaryKey: primaryKey)
-            return (primaryKey, try RecordEncoder().encode(record), entries)
+        let components = IndexEntryComponents(indexList)
+        encodeJSON = { json, parsed, reader, chunk in
+            var record = try decodeJSON(json, parsed, &reader)
+            guard StoreWriter.encodeRecord(&record, entries: components, key: &chunk.keyScratch, into: chunk) else {
+                let failure = chunk.failure!
+                chunk.failure = nil
+                throw failure
+            }
         }
         describeKey = { primaryKey in
             var decoder = KeyDecoder(primaryKey)

@@ -27,6 +27,8 @@ final class EncodedChunk: @unchecked Sendable {
     @usableFromInline let recordScratch = RecordByteBuffer(capacity: 512)
     /// The worker's encoder for one index entry.
     @exclusivity(unchecked) @usableFromInline var entryScratch = KeyEncoder()
+    /// The worker's encoder for one primary key (an import's; a batch keeps its own).
+    @exclusivity(unchecked) @usableFromInline var keyScratch = KeyEncoder()
 
     init(fieldsPerRecord: Int) {
         self.fieldsPerRecord = fieldsPerRecord
@@ -55,6 +57,18 @@ final class EncodedChunk: @unchecked Sendable {
     func entriesFit(ofRecord record: Int, indexCount: Int) -> Bool {
         for position in 0..<indexCount where field(2 + position, ofRecord: record).count > Store.maxKeySize { return false }
         return true
+    }
+
+    /// The number of byte runs appended since the last reset.
+    @inlinable
+    var runCount: Int { ends.count }
+
+    /// Byte run `index` (0-based, in the order appended), for records whose number of runs varies
+    /// (an import's, whose lines may belong to collections with different numbers of indexes).
+    @inlinable
+    func run(_ index: Int) -> UnsafeRawBufferPointer {
+        let start = index == 0 ? 0 : ends[index - 1]
+        return UnsafeRawBufferPointer(start: buffer.base + start, count: ends[index] - start)
     }
 
     /// Run `field` of record `record` (0-based within the chunk).

@@ -119,33 +119,49 @@ extension StoreWriter {
         try putIndexEntries(entries, descriptor: descriptor, during: .rebuild)
     }
 
-    /// Stores already-encoded record bytes (from an import) with their index entries, maintaining
-    /// the indexes and the change record.
-    func put(encodedRecord bytes: [UInt8], primaryKey: [UInt8], indexEntries: [(Int, [UInt8], [UInt8])],
-             descriptor: CollectionDescriptor) throws -> WriteOutcome {
-        let existing = try primaryKey.withUnsafeBytes { try writeTransaction.rawValue(forRawKey: $0, in: descriptor.records) }
-        if let existing, bytes.withUnsafeBytes({ compareBytes(existing, $0) == 0 }) { return .unchanged }
-        if let existing {
-            for (position, key, _) in try descriptor.indexEntries(existing, primaryKey) {
-                try writeTransaction.delete(key, in: descriptor.indexDatabases[position])
+    /// Stores already-encoded record bytes (from an import) with their index entries
+    /// (`indexEntry(position)`: the entry key of the index at `position`; its value is the primary
+    /// key), maintaining the indexes and the change record.
+    ///
+    /// The record is put first, unless its key is present (`MDB_NOOVERWRITE`; appended when it
+    /// sorts last, as an export's keys do): one B-tree search, not a lookup and then a put. A new
+    /// record's non-unique entries are held back, so call ``holdBackIndexEntries()`` first (the
+    /// import does, for its whole transaction); a unique one, or one over LMDB's key size (whose
+    /// put reports the error), is put now. A failure here fails the import, whose transaction is
+    /// then aborted whole.
+    func put(encodedRecord bytes: UnsafeRawBufferPointer, primaryKey: UnsafeRawBufferPointer,
+             indexEntry: (Int) -> UnsafeRawBufferPointer, descriptor: CollectionDescriptor) throws -> WriteOutcome {
+        precondition(scratch.isBatching, "StoreWriter.put(encodedRecord:) without holdBackIndexEntries()")
+        if primaryKey.count > Store.maxKeySize { try checkPrimaryKeySize(Array(primaryKey), descriptor: descriptor) }
+        let indexCount = descriptor.indexDatabases.count
+        guard let existing = try writeTransaction.putIfAbsent(rawKey: primaryKey, rawValue: bytes, in: descriptor.records) else {
+            scratch.prepare(indexCount: indexCount)
+            for position in 0..<indexCount {
+                let entry = indexEntry(position)
+                if descriptor.indexIsUnique[position] || entry.count > Store.maxKeySize {
+                    try putIndexEntries([(position, Array(entry), Array(primaryKey))], descriptor: descriptor, during: .import)
+                } else {
+                    try holdBack(entry, primaryKeyCount: primaryKey.count, in: scratch.pending[position], descriptor: descriptor)
+                }
             }
-        }
-        if existing == nil && scratch.isBatching {
-            try holdBackIndexEntries(indexEntries, descriptor: descriptor)
-        } else {
-            try putIndexEntries(indexEntries, descriptor: descriptor, during: .import)
-        }
-        try writeTransaction.put(primaryKey, bytes, in: descriptor.records)
-        if existing == nil {
-            recorder.changes.recordInsert(descriptor.name, primaryKey)
+            recorder.changes.recordInsert(descriptor.name, raw: primaryKey)
             return .inserted
         }
-        recorder.changes.recordModify(descriptor.name, primaryKey)
+        if compareBytes(existing, bytes) == 0 { return .unchanged }
+        // Replaces a stored record: its old entries go (read before any write, which would end
+        // `existing`'s validity), then the new ones and the record.
+        let key = Array(primaryKey)
+        for (position, entry, _) in try descriptor.indexEntries(existing, key) {
+            try writeTransaction.delete(entry, in: descriptor.indexDatabases[position])
+        }
+        try putIndexEntries((0..<indexCount).map { ($0, Array(indexEntry($0)), key) }, descriptor: descriptor, during: .import)
+        try writeTransaction.put(rawKey: primaryKey, rawValue: bytes, in: descriptor.records)
+        recorder.changes.recordModify(descriptor.name, key)
         return .modified
     }
 
     /// Starts holding back the non-unique index entries of the new records
-    /// ``put(encodedRecord:primaryKey:indexEntries:descriptor:)`` stores, to be written in key
+    /// ``put(encodedRecord:primaryKey:indexEntry:descriptor:)`` stores, to be written in key
     /// order by ``writePendingIndexEntries(descriptor:)``, as a batch of `add(contentsOf:)` does: an
     /// import's records come in primary-key order, and their index entries one at a time would go
     /// to random places in the index trees. Call ``stopHoldingBack()`` when the import ends, in
@@ -161,19 +177,6 @@ extension StoreWriter {
         for pending in scratch.pending { pending.discard() }
         scratch.hasPending = false
         scratch.isBatching = false
-    }
-
-    /// Holds back a new record's non-unique index entries (see ``holdBackIndexEntries()``); a
-    /// unique one, or one over LMDB's key size (whose put reports the error), is put now.
-    private func holdBackIndexEntries(_ entries: [(Int, [UInt8], [UInt8])], descriptor: CollectionDescriptor) throws {
-        scratch.prepare(indexCount: descriptor.indexDatabases.count)
-        for (position, entry, primaryKey) in entries {
-            guard !descriptor.indexIsUnique[position], entry.count <= Store.maxKeySize else {
-                try putIndexEntries([(position, entry, primaryKey)], descriptor: descriptor, during: .import)
-                continue
-            }
-            try entry.withUnsafeBytes { try holdBack($0, primaryKeyCount: primaryKey.count, in: scratch.pending[position], descriptor: descriptor) }
-        }
     }
 
     /// Puts index entries built from encoded records (`(index position, entry key, primary key)`,

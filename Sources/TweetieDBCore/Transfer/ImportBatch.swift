@@ -16,21 +16,47 @@ import Foundation
 /// ``waitUntilDecoded()``. Memory is bounded by two batches (`workers × linesPerWorker` lines
 /// each): one being decoded, one being applied or read.
 ///
+/// A batch allocates nothing per line once its buffers have grown to a batch's size: the lines
+/// lie back to back in one buffer, and each worker encodes its slice's records into one
+/// ``EncodedChunk`` (key, record, index entries as byte runs). An array per line and three or
+/// more per record cost an allocation on a worker and a free on the writer thread each.
+///
 /// ```swift
 /// let batch = ImportBatch(descriptors: collectionsByName, expected: ["tweets"])
 /// defer { batch.waitUntilDecoded() }
-/// batch.append(lineBytes, number: 2)
+/// _ = try batch.read(from: &lineReader, number: 2)
 /// batch.startDecoding()
 /// try batch.finish { number, result in … }
 /// ```
 final class ImportBatch {
-    /// What a line decodes to.
+    /// What a line decodes to: its collection, and its record encoded for storage in a worker's
+    /// chunk (valid until the batch is finished).
     struct Decoded {
-        var collection: String
-        var descriptor: CollectionDescriptor
-        var primaryKey: [UInt8]
-        var record: [UInt8]
-        var indexEntries: [(Int, [UInt8], [UInt8])]
+        let descriptor: CollectionDescriptor
+        let chunk: EncodedChunk
+        let firstRun: Int
+
+        var collection: String { descriptor.name }
+        /// The encoded primary key.
+        var primaryKey: UnsafeRawBufferPointer { chunk.run(firstRun) }
+        /// The record's stored bytes.
+        var record: UnsafeRawBufferPointer { chunk.run(firstRun + 1) }
+        /// The entry key of the index at `position` (its value is the primary key).
+        func indexEntry(_ position: Int) -> UnsafeRawBufferPointer { chunk.run(firstRun + 2 + position) }
+    }
+
+    /// What ``read(from:number:)`` found.
+    enum LineRead {
+        /// A line, added to the batch.
+        case added
+        /// An empty line (not added).
+        case empty
+        /// A line over the limit (not added).
+        case tooLong
+        /// The last line has no newline (not added).
+        case unterminated
+        /// The end of the input.
+        case end
     }
 
     /// Lines each worker decodes per batch.
@@ -39,9 +65,14 @@ final class ImportBatch {
     let workers: Int
     let capacity: Int
     private let context: Context
-    /// The lines added since the last ``finish(_:)`` (allocated once: workers read them in place).
-    private let lines: UnsafeMutableBufferPointer<(number: Int, bytes: [UInt8])>
+    /// The bytes of the lines added since the last ``finish(_:)``, back to back.
+    private let text = RecordByteBuffer(capacity: 64 * 1024)
+    /// Each line's number in the file and where its bytes end in `text` (allocated once: workers
+    /// read them in place).
+    private let lines: UnsafeMutableBufferPointer<(number: Int, end: Int)>
     private let readers: UnsafeMutableBufferPointer<RecordJSONReader>
+    /// Each worker's encoded records.
+    private let chunks: [EncodedChunk]
     /// Each line's outcome, by position in `lines`.
     private let results: UnsafeMutableBufferPointer<Result<Decoded, TransferError>?>
     private(set) var count = 0
@@ -57,13 +88,13 @@ final class ImportBatch {
         lines = .allocate(capacity: capacity)
         readers = .allocate(capacity: self.workers)
         readers.initialize(repeating: RecordJSONReader())
+        chunks = (0..<self.workers).map { _ in EncodedChunk(fieldsPerRecord: 0) }
         results = .allocate(capacity: capacity)
         results.initialize(repeating: nil)
     }
 
     deinit {
         decoded.wait()
-        lines.baseAddress!.deinitialize(count: count)
         lines.deallocate()
         _ = readers.deinitialize()
         readers.deallocate()
@@ -73,11 +104,24 @@ final class ImportBatch {
 
     var isFull: Bool { count >= capacity }
 
-    /// Adds a record line (without its newline), numbered as in the file. Not while decoding.
-    func append(_ bytes: [UInt8], number: Int) {
-        precondition(!decoding && count < capacity, "ImportBatch.append while decoding or full")
-        (lines.baseAddress! + count).initialize(to: (number, bytes))
-        count += 1
+    /// Reads the next line from `reader`, numbered `number` as in the file, and adds it to the
+    /// batch unless it is empty, too long or unterminated. Not while decoding.
+    func read(from reader: inout LineReader, number: Int) throws -> LineRead {
+        precondition(!decoding && count < capacity, "ImportBatch.read while decoding or full")
+        let start = text.count
+        guard let kind = try reader.next(appendingTo: text) else { return .end }
+        switch kind {
+        case .tooLong: return .tooLong
+        case .unterminated:
+            text.count = start
+            return .unterminated
+        case .line where text.count == start:
+            return .empty
+        case .line:
+            lines[count] = (number, text.count)
+            count += 1
+            return .added
+        }
     }
 
     /// Starts decoding the lines added, each to its record or to its problem, on the workers.
@@ -86,8 +130,9 @@ final class ImportBatch {
         guard count > 0 else { return }
         decoding = true
         let slices = min(workers, count)
-        let work = SliceWork(lines: UnsafeBufferPointer(rebasing: lines[0..<count]), readers: readers,
-                             results: results, perSlice: (count + slices - 1) / slices, context: context)
+        let work = SliceWork(text: UnsafeRawPointer(text.base), lines: UnsafeBufferPointer(rebasing: lines[0..<count]),
+                             readers: readers, chunks: chunks, results: results,
+                             perSlice: (count + slices - 1) / slices, context: context)
         DispatchQueue.global().async(group: decoded) {
             if slices == 1 {
                 work.decode(slice: 0)
@@ -109,7 +154,7 @@ final class ImportBatch {
         let lineCount = count
         defer {
             for index in 0..<lineCount { results[index] = nil }
-            lines.baseAddress!.deinitialize(count: lineCount)
+            text.count = 0
             count = 0
             decoding = false
         }
@@ -130,36 +175,37 @@ final class ImportBatch {
 
         /// One line's checks, in the order a one-at-a-time import makes them: the line's shape,
         /// its collection, its record.
-        func decode(_ bytes: [UInt8], line: Int, reader: inout RecordJSONReader) throws -> Decoded {
+        func decode(_ text: UnsafeRawBufferPointer, line: Int, reader: inout RecordJSONReader, into chunk: EncodedChunk) throws -> Decoded {
             // One pass for a line in the export's own layout whose record parses with every key
             // distinct and within the nesting limit (the wrapper object counted): nothing the
             // checks below could refuse in its shape. Any other line takes them, in order.
-            let fast = try bytes.withUnsafeBytes { text -> Decoded? in
-                guard let (name, range) = Store.exportLayout(text) else { return nil }
+            if let (name, range) = Store.exportLayout(text) {
                 let json = UnsafeRawBufferPointer(rebasing: text[range])
-                guard let tape = try? JSONTape.parse(json, depth: 1, rejectingAmbiguousKeys: true) else { return nil }
-                return try decode(json, parsed: tape, collection: name, line: line, reader: &reader)
+                if let tape = try? JSONTape.parse(json, depth: 1, rejectingAmbiguousKeys: true) {
+                    return try decode(json, parsed: tape, collection: name, line: line, reader: &reader, into: chunk)
+                }
             }
-            if let fast { return fast }
-            let (collection, recordJSON) = try Store.splitRecordLine(bytes, line: line)
+            let (collection, recordJSON) = try Store.splitRecordLine(Array(text), line: line)
             return try recordJSON.withUnsafeBytes { json in
-                try decode(json, parsed: nil, collection: collection, line: line, reader: &reader)
+                try decode(json, parsed: nil, collection: collection, line: line, reader: &reader, into: chunk)
             }
         }
 
         /// The checks after the line's shape: its collection, its record.
         private func decode(_ json: UnsafeRawBufferPointer, parsed: JSONTape?, collection: String, line: Int,
-                            reader: inout RecordJSONReader) throws -> Decoded {
+                            reader: inout RecordJSONReader, into chunk: EncodedChunk) throws -> Decoded {
             guard let descriptor = descriptors[collection], expected.contains(collection) else {
                 throw TransferError(line: line, reason: "unknown collection '\(collection)' (the header lists: \(expected.joined(separator: ", ")))")
             }
             do {
-                let (primaryKey, record, indexEntries) = try descriptor.fromJSON(json, parsed, &reader)
-                return Decoded(collection: collection, descriptor: descriptor, primaryKey: primaryKey, record: record, indexEntries: indexEntries)
+                let firstRun = chunk.runCount
+                try descriptor.encodeJSON(json, parsed, &reader, chunk)
+                return Decoded(descriptor: descriptor, chunk: chunk, firstRun: firstRun)
             } catch let error as DecodingError {
                 let number = JSONNumberDiagnosis.explain(error, json: Data(json)) { json in
                     var reader = RecordJSONReader()
-                    _ = try json.withUnsafeBytes { try descriptor.fromJSON($0, nil, &reader) }
+                    let scratch = EncodedChunk(fieldsPerRecord: 0)
+                    try json.withUnsafeBytes { try descriptor.encodeJSON($0, nil, &reader, scratch) }
                 }
                 throw TransferError(line: line, reason: "the record is not a valid \(descriptor.typeName): \(number ?? Store.explain(error))")
             } catch {
@@ -170,8 +216,10 @@ final class ImportBatch {
 
     /// What each worker touches: its own slice of lines and results, and its own reader.
     private struct SliceWork: @unchecked Sendable {
-        let lines: UnsafeBufferPointer<(number: Int, bytes: [UInt8])>
+        let text: UnsafeRawPointer
+        let lines: UnsafeBufferPointer<(number: Int, end: Int)>
         let readers: UnsafeMutableBufferPointer<RecordJSONReader>
+        let chunks: [EncodedChunk]
         let results: UnsafeMutableBufferPointer<Result<Decoded, TransferError>?>
         let perSlice: Int
         let context: Context
@@ -179,10 +227,14 @@ final class ImportBatch {
         func decode(slice: Int) {
             var reader = readers[slice]
             defer { readers[slice] = reader }
+            let chunk = chunks[slice]
+            chunk.reset(first: 0, limit: 0)
             for index in (slice * perSlice)..<min(lines.count, (slice + 1) * perSlice) {
                 let number = lines[index].number
+                let start = index == 0 ? 0 : lines[index - 1].end
+                let bytes = UnsafeRawBufferPointer(start: text + start, count: lines[index].end - start)
                 do {
-                    results[index] = .success(try context.decode(lines[index].bytes, line: number, reader: &reader))
+                    results[index] = .success(try context.decode(bytes, line: number, reader: &reader, into: chunk))
                     continue
                 } catch let error as TransferError {
                     results[index] = .failure(error)

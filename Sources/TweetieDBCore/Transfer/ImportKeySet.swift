@@ -60,6 +60,11 @@ struct ImportKeySet {
 
     /// Adds `key` for `descriptor`'s collection; returns `false` when it was already there.
     mutating func insert(_ key: [UInt8], into descriptor: CollectionDescriptor) -> Bool {
+        key.withUnsafeBytes { insert($0, into: descriptor) }
+    }
+
+    /// Adds `key` for `descriptor`'s collection; returns `false` when it was already there.
+    mutating func insert(_ key: UnsafeRawBufferPointer, into descriptor: CollectionDescriptor) -> Bool {
         let slot: Int
         if let found = collections.firstIndex(where: { $0.descriptor === descriptor }) {
             slot = found
@@ -68,7 +73,7 @@ struct ImportKeySet {
             slot = collections.count - 1
         }
         if key.count > 8 {
-            return collections[slot].longer.insert(key).inserted
+            return collections[slot].longer.insert(Array(key)).inserted
         }
         var value: UInt64 = 0
         for byte in key { value = value << 8 | UInt64(byte) }

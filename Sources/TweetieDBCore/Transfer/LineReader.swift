@@ -42,8 +42,38 @@ struct LineReader {
         origin = position >= 0 ? Int(position) : nil
     }
 
+    /// What ``next(appendingTo:)`` found.
+    enum Kind {
+        /// A complete line; its bytes (without the newline) were appended.
+        case line
+        /// The input ended inside a line; its bytes were appended.
+        case unterminated
+        /// A line over `maxLineBytes`; nothing was appended.
+        case tooLong
+    }
+
     /// The next line, or `nil` at the end of the input.
     mutating func next() throws -> Line? {
+        guard let (kind, range) = try nextRange() else { return nil }
+        switch kind {
+        case .line: return .line(Array(buffer[range]))
+        case .unterminated: return .unterminated(Array(buffer[range]))
+        case .tooLong: return .tooLong
+        }
+    }
+
+    /// The next line, its bytes appended to `text` (an import's batch keeps its lines back to
+    /// back in one buffer, not one array each); `nil` at the end of the input.
+    mutating func next(appendingTo text: RecordByteBuffer) throws -> Kind? {
+        guard let (kind, range) = try nextRange() else { return nil }
+        if kind != .tooLong {
+            buffer.withUnsafeBytes { text.append(UnsafeRawBufferPointer(rebasing: $0[range])) }
+        }
+        return kind
+    }
+
+    /// The next line and where its bytes lie in `buffer` (valid until the next call).
+    private mutating func nextRange() throws -> (Kind, Range<Int>)? {
         while true {
             let newline = buffer.withUnsafeBufferPointer { p in
                 memchr(p.baseAddress! + start, 0x0A, end - start).map { UnsafeRawPointer($0) - UnsafeRawPointer(p.baseAddress!) }
@@ -51,15 +81,15 @@ struct LineReader {
             if let newline {
                 let lineStart = start
                 start = newline + 1
-                guard newline - lineStart <= maxLineBytes else { return .tooLong }
-                return .line(Array(buffer[lineStart..<newline]))
+                guard newline - lineStart <= maxLineBytes else { return (.tooLong, 0..<0) }
+                return (.line, lineStart..<newline)
             }
-            if end - start > maxLineBytes { return .tooLong }
+            if end - start > maxLineBytes { return (.tooLong, 0..<0) }
             if eof {
                 guard start < end else { return nil }
-                let rest = Array(buffer[start..<end])
+                let rest = start..<end
                 start = end
-                return .unterminated(rest)
+                return (.unterminated, rest)
             }
             makeRoom()
             let count = buffer.withUnsafeMutableBufferPointer { p in

@@ -146,11 +146,11 @@ extension Store {
                     }
                     holding = decoded.descriptor
                     guard seen.insert(decoded.primaryKey, into: decoded.descriptor) else {
-                        throw TransferError(line: number, reason: "duplicate key \(decoded.descriptor.describeKey(decoded.primaryKey)) in collection '\(decoded.collection)' (it appeared earlier in the file)")
+                        throw TransferError(line: number, reason: "duplicate key \(decoded.descriptor.describeKey(Array(decoded.primaryKey))) in collection '\(decoded.collection)' (it appeared earlier in the file)")
                     }
                     summary.counts.add(try atLine(number) {
                         try writer.put(encodedRecord: decoded.record, primaryKey: decoded.primaryKey,
-                                       indexEntries: decoded.indexEntries, descriptor: decoded.descriptor)
+                                       indexEntry: decoded.indexEntry, descriptor: decoded.descriptor)
                     })
                     summary.perCollection[decoded.collection, default: 0] += 1
                     if number % 10_000 == 0 { progress?(summary.records, input.reader.bytesRead) }
@@ -161,26 +161,26 @@ extension Store {
             while !ended {
                 let batch = batches[filling]
                 while !batch.isFull {
-                    let next: LineReader.Line?
+                    let read: ImportBatch.LineRead
                     do {
-                        next = try input.reader.next()
+                        read = try batch.read(from: &input.reader, number: lineNumber + 1)
                     } catch let error as TransferError {
                         // After the lines before it, like a bad line.
                         readProblem = error
                         ended = true
                         break
                     }
-                    guard let line = next else { ended = true; break }
+                    if case .end = read { ended = true; break }
                     lineNumber += 1
-                    switch line {
+                    switch read {
                     case .tooLong:
                         readProblem = TransferError(line: lineNumber, reason: "the line is longer than \(maxLineBytes) bytes")
                     case .unterminated:
                         readProblem = TransferError(line: lineNumber, reason: "the last line is truncated (it does not end with a newline)")
-                    case .line(let bytes) where bytes.isEmpty:
+                    case .empty:
                         readProblem = TransferError(line: lineNumber, reason: "the line is empty")
-                    case .line(let bytes):
-                        batch.append(bytes, number: lineNumber)
+                    case .added, .end:
+                        break
                     }
                     if readProblem != nil { ended = true; break }
                 }
