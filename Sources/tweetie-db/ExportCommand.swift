@@ -139,7 +139,7 @@ private struct ExportDestination {
             throw CLIError("cannot finish writing \(target): \(String(cString: strerror(errno)))")
         }
         InterruptCleanup.unregister(temporary)
-        let directory = Glibc.open((target as NSString).deletingLastPathComponent.isEmpty ? "." : (target as NSString).deletingLastPathComponent, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        let directory = Glibc.open(Paths.parent(of: target), O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         if directory >= 0 { _ = fsync(directory); close(directory) }
     }
 

@@ -105,9 +105,9 @@ struct ImportCommand: ParsableCommand {
     static func missingDirectories(_ path: String) -> [String] {
         var missing: [String] = []
         var current = path
-        while !current.isEmpty, current != "/", !FileManager.default.fileExists(atPath: current) {
+        while !current.isEmpty, current != ".", current != "/", !FileManager.default.fileExists(atPath: current) {
             missing.append(current)
-            current = (current as NSString).deletingLastPathComponent
+            current = Paths.parent(of: current)
         }
         return missing
     }

@@ -67,6 +67,26 @@ struct DatabaseToolsCLITests {
         #expect(table.contains("free list      \(free["pages"]!) pages") && table.contains("readers        0 of"), "\(table)")
     }
 
+    /// One-character relative paths (`--db x`, `-o y`): walking up such a path through
+    /// `NSString.deletingLastPathComponent` trapped (signal 4) on this toolchain.
+    @Test func oneCharacterRelativePathsWork() throws {
+        let db = try StringIDTwinsCLITests.database()
+        defer { db.remove() }
+        let work = TemporaryDirectory("cli-relative")
+        defer { work.remove() }
+        let script = """
+            cd "$1" && "$2" export -o y --db "$3" && "$2" import y --db x && "$2" export -o z --db x \
+              && "$2" import - --db n < /dev/null; echo "status $?"; cmp y z && echo same
+            """
+        let result = try ChildProcess.run(URL(fileURLWithPath: "/bin/sh"), ["-c", script, "sh", work.path, CLI.executable.path, db.path],
+                                          environment: ["TWEETIE_DB": nil])
+        let output = String(decoding: result.stdout, as: UTF8.self)
+        #expect(result.signal == nil && output.contains("status 1") && output.hasSuffix("same\n"), "\(output)\n\(result.stderr)")
+        // The failed import into the new relative path `n` leaves nothing behind.
+        #expect(!FileManager.default.fileExists(atPath: work.path + "/n"))
+        #expect(FileManager.default.fileExists(atPath: work.path + "/x/data.mdb"))
+    }
+
     @Test func aFailedImportIntoANewPathLeavesNothing() throws {
         let base = TemporaryDirectory.database()
         defer { base.remove() }

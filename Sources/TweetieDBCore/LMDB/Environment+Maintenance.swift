@@ -141,9 +141,9 @@ extension Environment {
         // The directories this copy creates, innermost first: removed again if the copy fails.
         var created: [String] = []
         var missing = directory
-        while !missing.isEmpty, missing != "/", !fileManager.fileExists(atPath: missing) {
+        while !missing.isEmpty, missing != ".", missing != "/", !fileManager.fileExists(atPath: missing) {
             created.append(missing)
-            missing = (missing as NSString).deletingLastPathComponent
+            missing = Paths.parent(of: missing)
         }
         var descriptor: Int32 = -1
         let temporary = directory + "/" + Environment.temporaryCopyName
@@ -173,7 +173,7 @@ extension Environment {
         guard rename(temporary, directory + "/data.mdb") == 0 else { throw systemFailure("cannot rename the finished copy to data.mdb") }
         renamed = true
         // Make the rename (and a directory created here) durable too.
-        for path in [directory] + created.prefix(1).map({ ($0 as NSString).deletingLastPathComponent }) {
+        for path in [directory] + created.prefix(1).map({ Paths.parent(of: $0) }) {
             let fd = Glibc.open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
             guard fd >= 0 else { continue }
             _ = fsync(fd)

@@ -178,7 +178,7 @@ final class PageStructureCheck {
         guard fd >= 0 else {
             let code = errno
             throw Environment.fileError(code, file: "data.mdb", operation: "page check",
-                                        path: (dataPath as NSString).deletingLastPathComponent, purpose: "to check its pages")
+                                        path: Paths.parent(of: dataPath), purpose: "to check its pages")
         }
         defer { close(fd) }
         var status = stat()

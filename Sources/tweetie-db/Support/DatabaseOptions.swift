@@ -131,7 +131,7 @@ struct DatabaseLocation<Access: DatabaseAccess>: ParsableArguments {
             if code == ENOENT {
                 throw CLIError("no database at \(path): run 'tweetie-db sync' or 'tweetie-db demo' first, or pass --db")
             }
-            throw CLIError("cannot reach \(path): \(CLIError.reason(code, of: (path as NSString).deletingLastPathComponent))")
+            throw CLIError("cannot reach \(path): \(CLIError.reason(code, of: Paths.parent(of: path)))")
         }
         guard status.st_mode & S_IFMT == S_IFDIR else {
             throw CLIError("\(path) is not a TweetieDB database (it is a file, not a database directory)")
