@@ -181,33 +181,56 @@ struct JSONTape {
         var cursor = position + 1
         var escaped = false
         var ascii = true
-        while true {
-            guard cursor < bytes.count else { throw Invalid() }
-            let byte = bytes[cursor]
-            if byte == 0x22 { break }
-            guard byte >= 0x20 else { throw Invalid() }
-            if byte >= 0x80 { ascii = false }
-            if byte == 0x5C {
-                escaped = true
-                guard cursor + 1 < bytes.count else { throw Invalid() }
-                switch bytes[cursor + 1] {
-                case 0x22, 0x5C, 0x2F, 0x62, 0x66, 0x6E, 0x72, 0x74:
-                    cursor += 2
-                case 0x75:
-                    guard cursor + 6 <= bytes.count else { throw Invalid() }
-                    for offset in 2..<6 where Self.hexValue(bytes[cursor + offset]) == nil { throw Invalid() }
-                    cursor += 6
-                default:
-                    throw Invalid()
-                }
-                continue
+        let count = bytes.count
+        scan: while true {
+            // Eight plain bytes at a time (most of a tweet's text); a word holding a byte that
+            // needs a look goes through the loop below, one byte at a time.
+            while cursor + 8 <= count, !Self.needsLook(bytes.loadUnaligned(fromByteOffset: cursor, as: UInt64.self)) {
+                cursor += 8
             }
-            cursor += 1
+            let stop = cursor + 8
+            while cursor < stop {
+                guard cursor < count else { throw Invalid() }
+                let byte = bytes[cursor]
+                if byte == 0x22 { break scan }
+                guard byte >= 0x20 else { throw Invalid() }
+                if byte >= 0x80 { ascii = false }
+                if byte == 0x5C {
+                    escaped = true
+                    guard cursor + 1 < count else { throw Invalid() }
+                    switch bytes[cursor + 1] {
+                    case 0x22, 0x5C, 0x2F, 0x62, 0x66, 0x6E, 0x72, 0x74:
+                        cursor += 2
+                    case 0x75:
+                        guard cursor + 6 <= count else { throw Invalid() }
+                        for offset in 2..<6 where Self.hexValue(bytes[cursor + offset]) == nil { throw Invalid() }
+                        cursor += 6
+                    default:
+                        throw Invalid()
+                    }
+                    continue
+                }
+                cursor += 1
+            }
         }
         // Every string is checked, read or not: JSONDecoder refuses invalid UTF-8 anywhere.
         guard ascii || Self.isValidUTF8(UnsafeRawBufferPointer(rebasing: bytes[(position + 1)..<cursor])) else { throw Invalid() }
         entries.append(Entry(kind: .string, escaped: escaped, start: Int32(position + 1), end: Int32(cursor), next: Int32(entries.count + 1)))
         return cursor + 1
+    }
+
+    /// Whether any of the eight bytes of `word` is a quote, a backslash, a control character
+    /// (below 0x20) or not ASCII: the bytes a string's scan must look at. Exact on "none" (the
+    /// SWAR tests for a zero byte and for a byte below n ≤ 128 have no false negatives); a false
+    /// "some" would only cost the byte-at-a-time loop.
+    @inline(__always)
+    static func needsLook(_ word: UInt64) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
+        let quote = word ^ (ones &* 0x22), backslash = word ^ (ones &* 0x5C)
+        let quoteFound = (quote &- ones) & ~quote
+        let backslashFound = (backslash &- ones) & ~backslash
+        let controlFound = (word &- ones &* 0x20) & ~word
+        return (quoteFound | backslashFound | controlFound | word) & highs != 0
     }
 
     /// Strict UTF-8 (Unicode 15, table 3-7): no overlong forms, no surrogates, nothing above

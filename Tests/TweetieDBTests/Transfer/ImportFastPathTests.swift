@@ -32,6 +32,34 @@ struct ImportFastPathTests {
         #expect(bytes.withUnsafeBytes { (try? JSONTape.parse($0)) != nil }, "\(json)")
     }
 
+    /// The string scan reads eight bytes at a time until a word holds a byte it must look at: a
+    /// quote, a backslash, a control character or a non-ASCII byte at every offset in and across
+    /// those words is found, and the tape answers what JSONDecoder answers.
+    @Test func everyByteThatEndsOrBreaksAStringIsFoundWhereverItLies() throws {
+        let specials: [[UInt8]] = [
+            Array(#"""#.utf8), Array(#"\"#.utf8), Array(#"\n"#.utf8), Array(#"\""#.utf8), Array(#"\u00e9"#.utf8),
+            Array(#"\x"#.utf8), Array(#"\u00g9"#.utf8), [0x01], [0x09], [0x1F], [0x7F], Array("é".utf8), Array("😀".utf8),
+            [0xFF], [0xC3], [0xE2, 0x82], [0xED, 0xA0, 0x80], [0x20], [0x21], [0x23], [0x5B], [0x5D],
+        ]
+        for special in specials {
+            for length in 0..<26 {
+                for offset in 0...length {
+                    var text = Array(#"{"k":""#.utf8) + [UInt8](repeating: 0x61, count: length)
+                    text.insert(contentsOf: special, at: 6 + offset)
+                    text += Array(#""}"#.utf8)
+                    let expected = try? JSONDecoder().decode([String: String].self, from: Data(text))
+                    let found = text.withUnsafeBytes { bytes -> String?? in
+                        guard let tape = try? JSONTape.parse(bytes) else { return .some(nil) }
+                        return tape.entries.withUnsafeBufferPointer { entries in
+                            .some(try? JSONTapeView(entries: entries, bytes: bytes).string(entries.count - 1))
+                        }
+                    }
+                    #expect(found == .some(expected?["k"]), "\(special) at \(offset) of \(length): tape \(String(describing: found)), JSONDecoder \(String(describing: expected))")
+                }
+            }
+        }
+    }
+
     @Test func objectsWithMoreKeysThanItComparesAreRefused() {
         let keys = { (count: Int) in "{" + (0..<count).map { "\"k\($0)\":\($0)" }.joined(separator: ",") + "}" }
         #expect(Self.parses(keys(JSONTape.duplicateCheckLimit)))
