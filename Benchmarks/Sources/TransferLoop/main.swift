@@ -4,13 +4,21 @@ import TweetieDB
 
 // TransferLoop: suite 6's `exportNDJSON` and `importNDJSON` alone, to watch under perf.
 //
-//   TransferLoop [--records N] [--rounds N] [--only export|import]
+//   TransferLoop [--records N] [--rounds N] [--only export|import] [--churn MIB] [--durability D]
 //
 // It fills a store with N synthetic tweets, exports it once to a file, then repeats the measured
 // step `--rounds` times: an export to the same file, or an import of the file into a fresh store.
-// Each round prints its records/s and the CPU time on all threads.
+// Each round prints its records/s and the CPU time on all threads. The import's store has
+// durability `--durability` (full, noMetaSync or noSync; noSync unless given; BenchCompare's
+// suite 6 imports into a `.full` store).
+//
+// `--churn MIB`: before each round, touch MIB MiB of fresh anonymous memory, unmap it and wait
+// 3 s. On a VM that reports free pages to its host (virtio-balloon free page reporting), memory
+// a process frees goes back to the host, and touching it again costs a fault in the host as well:
+// the state a long run such as BenchCompare leaves, which a fresh TransferLoop does not.
 
-var records = 200_000, rounds = 3
+var records = 200_000, rounds = 3, churn = 0
+var durability = StoreConfiguration.Durability.noSync
 var only: String?
 var arguments = CommandLine.arguments.dropFirst()
 while let flag = arguments.popFirst() {
@@ -21,6 +29,13 @@ while let flag = arguments.popFirst() {
     switch flag {
     case "--records": records = Int(value) ?? records
     case "--rounds": rounds = Int(value) ?? rounds
+    case "--churn": churn = Int(value) ?? churn
+    case "--durability":
+        guard let parsed = StoreConfiguration.Durability(rawValue: value) else {
+            FileHandle.standardError.write(Data("TransferLoop: --durability: '\(value)' is not full, noMetaSync or noSync\n".utf8))
+            exit(2)
+        }
+        durability = parsed
     case "--only":
         guard value == "export" || value == "import" else {
             FileHandle.standardError.write(Data("TransferLoop: --only: '\(value)' is not export or import\n".utf8))
@@ -55,12 +70,23 @@ let file = source.path + ".ndjson"
 defer { unlink(file) }
 _ = try Suites.tweetieExportNDJSON(store: source.store, to: file)
 FileHandle.standardError.write(Data("rounds begin\n".utf8))
+/// Touches `mebibytes` of fresh memory, gives it back, and waits for the host to take it.
+func churnMemory(_ mebibytes: Int) {
+    guard mebibytes > 0 else { return }
+    let size = mebibytes << 20
+    guard let memory = mmap(nil, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0), memory != MAP_FAILED else { return }
+    for offset in stride(from: 0, to: size, by: 4096) { memory.storeBytes(of: 1, toByteOffset: offset, as: UInt8.self) }
+    munmap(memory, size)
+    sleep(3)
+}
+
 for round in 1...rounds {
+    churnMemory(churn)
     if only != "import" {
         try measure("export \(round)") { try Suites.tweetieExportNDJSON(store: source.store, to: file) }
     }
     if only != "export" {
-        let target = try TweetieFixture(durability: .noSync)
+        let target = try TweetieFixture(durability: durability)
         try measure("import \(round)") { try Suites.tweetieImportNDJSON(from: file, into: target.store) }
         target.close()
     }
