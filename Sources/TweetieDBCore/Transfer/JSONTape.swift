@@ -74,12 +74,24 @@ struct JSONTape {
     private func checkKeysDistinct(ofObjectAt index: Int) throws {
         try entries.withUnsafeBufferPointer { entries in
             let end = Int(entries[index].next)
+            // Keys in strictly ascending byte order (an export's, always) are distinct: one
+            // comparison per key. Others are compared pairwise.
             var member = index + 1
             var count = 0
+            var previous = -1
+            var ascending = true
             while member < end {
                 let key = entries[member]
                 count += 1
                 guard !key.escaped, count <= Self.duplicateCheckLimit else { throw Invalid() }
+                if ascending, previous >= 0, !precedes(entries[previous], key) { ascending = false }
+                previous = member
+                member = Int(entries[member + 1].next)
+            }
+            if ascending { return }
+            member = index + 1
+            while member < end {
+                let key = entries[member]
                 let length = key.end - key.start
                 var other = index + 1
                 while other < member {
@@ -93,6 +105,20 @@ struct JSONTape {
                 member = Int(entries[member + 1].next)
             }
         }
+    }
+
+    /// Whether key `a`'s bytes sort strictly before key `b`'s (`memcmp` order, a prefix first).
+    @inline(__always)
+    private func precedes(_ a: Entry, _ b: Entry) -> Bool {
+        let first = Int(a.start), second = Int(b.start)
+        let lengthA = Int(a.end - a.start), lengthB = Int(b.end - b.start)
+        var offset = 0
+        while offset < lengthA, offset < lengthB {
+            let x = bytes[first + offset], y = bytes[second + offset]
+            if x != y { return x < y }
+            offset += 1
+        }
+        return lengthA < lengthB
     }
 
     private func skipWhitespace(_ start: Int) -> Int {

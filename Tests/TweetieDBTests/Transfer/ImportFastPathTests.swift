@@ -24,6 +24,14 @@ struct ImportFastPathTests {
         (#"{"a\"":1}"#, false),
         (#"{"é":1,"e":2}"#, true),
         (#"{}"#, true),
+        // Keys in ascending order are told apart by order alone; any other order pairwise.
+        (#"{"a":1,"b":2,"c":3}"#, true),
+        (#"{"a":1,"ab":2,"b":3}"#, true),
+        (#"{"a":1,"b":2,"b":3}"#, false),
+        (#"{"a":1,"b":2,"c":3,"a":4}"#, false),
+        (#"{"ab":1,"a":2}"#, true),
+        (#"{"b":1,"a":2,"b":3}"#, false),
+        (#"{"id":1,"idStr":"1","text":"t","text":"u"}"#, false),
     ] as [(String, Bool)])
     func objectsWithKeysItCannotTellApartAreRefused(json: String, accepted: Bool) {
         #expect(Self.parses(json) == accepted, "\(json)")
