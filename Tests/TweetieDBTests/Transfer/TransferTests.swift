@@ -178,6 +178,8 @@ struct TransferTests {
         ("truncated", "HEADER\n{\"collection\":\"members\",\"record\":{\"id\":\"x\",\"handle\":\"a\",\"name\":\"n\"}}", "line 2: the last line is truncated"),
         ("count mismatch", "HEADER\n", "announces 1 record(s) for 'members' but the file has 0"),
         ("unique clash", "HEADER\n{\"collection\":\"members\",\"record\":{\"id\":\"y\",\"handle\":\"ashfurrow\",\"name\":\"n\"}}\n", "line 2: unique index 'handle'"),
+        ("key too long", "HEADER\n{\"collection\":\"members\",\"record\":{\"id\":\"\(String(repeating: "k", count: 600))\",\"handle\":\"h\",\"name\":\"n\"}}\n", "line 2: the primary key"),
+        ("index entry too long", "HEADER\n{\"collection\":\"members\",\"record\":{\"id\":\"z\",\"handle\":\"\(String(repeating: "h", count: 600))\",\"name\":\"n\"}}\n", "LMDB keys are limited to 511 bytes"),
     ])
     func badInputIsRejectedWithItsLineAndChangesNothing(name: String, content: String, expected: String) throws {
         let store = try Self.seeded()
