@@ -87,6 +87,18 @@ struct DatabaseToolsCLITests {
         #expect(FileManager.default.fileExists(atPath: work.path + "/x/data.mdb"))
     }
 
+    /// An empty path is refused by name, before anything is opened or created. (`export -o ''`
+    /// wrote its temporary file and then reported "cannot finish writing : No such file or
+    /// directory"; `backup ''` an error from `mdb_env_copyfd2`.)
+    @Test func emptyPathsAreRefusedByName() throws {
+        let db = try StringIDTwinsCLITests.database()
+        defer { db.remove() }
+        for command in [["stats", "--db", ""], ["import", "-", "--db", ""], ["export", "-o", "", "--db", db.path], ["backup", "", "--db", db.path]] {
+            let result = try CLI.run(command, stdin: Data())
+            #expect(result.status == 1 && result.stderr.contains("is an empty path"), "\(command): \(result.stderr)")
+        }
+    }
+
     @Test func aFailedImportIntoANewPathLeavesNothing() throws {
         let base = TemporaryDirectory.database()
         defer { base.remove() }

@@ -5,7 +5,7 @@ import Glibc
 
 /// Checks paths and arguments from the command line before anything is created at them.
 ///
-/// Rules: a path the kernel would refuse (longer than `PATH_MAX`, or with a component longer than
+/// Rules: an empty path is refused by name; a path the kernel would refuse (longer than `PATH_MAX`, or with a component longer than
 /// `NAME_MAX`) is refused up front, so that no command creates the first directories of a path
 /// it then cannot finish; a symbolic link whose target does not exist is named as such; an
 /// argument that is not valid UTF-8 is refused, because Swift would silently turn it into a
@@ -13,6 +13,9 @@ import Glibc
 enum PathCheck {
     /// Throws a `CLIError` naming `role` (such as "--db") when `path` cannot be used.
     static func validate(_ path: String, role: String) throws {
+        guard !path.isEmpty else {
+            throw CLIError("\(role) is an empty path; give a file or directory name")
+        }
         let length = path.utf8.count
         guard length < Int(PATH_MAX) else {
             throw CLIError("\(role) path too long: \(length) bytes, and the system limit (PATH_MAX) is \(PATH_MAX - 1); choose a shorter path")
