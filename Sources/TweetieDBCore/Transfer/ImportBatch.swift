@@ -162,7 +162,6 @@ final class ImportBatch {
         // not needed, because that line stops the import).
         for index in 0..<lineCount {
             guard let result = results[index] else { return }
-            results[index] = nil
             try body(lines[index].number, result)
             if case .failure = result { return }
         }

@@ -59,11 +59,6 @@ struct ImportKeySet {
     var count: Int { collections.reduce(0) { $0 + $1.packed.count + $1.eightBytes.count + $1.longer.count } }
 
     /// Adds `key` for `descriptor`'s collection; returns `false` when it was already there.
-    mutating func insert(_ key: [UInt8], into descriptor: CollectionDescriptor) -> Bool {
-        key.withUnsafeBytes { insert($0, into: descriptor) }
-    }
-
-    /// Adds `key` for `descriptor`'s collection; returns `false` when it was already there.
     mutating func insert(_ key: UnsafeRawBufferPointer, into descriptor: CollectionDescriptor) -> Bool {
         let slot: Int
         if let found = collections.firstIndex(where: { $0.descriptor === descriptor }) {

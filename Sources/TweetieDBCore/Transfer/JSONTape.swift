@@ -108,17 +108,9 @@ struct JSONTape {
     }
 
     /// Whether key `a`'s bytes sort strictly before key `b`'s (`memcmp` order, a prefix first).
-    @inline(__always)
     private func precedes(_ a: Entry, _ b: Entry) -> Bool {
-        let first = Int(a.start), second = Int(b.start)
-        let lengthA = Int(a.end - a.start), lengthB = Int(b.end - b.start)
-        var offset = 0
-        while offset < lengthA, offset < lengthB {
-            let x = bytes[first + offset], y = bytes[second + offset]
-            if x != y { return x < y }
-            offset += 1
-        }
-        return lengthA < lengthB
+        compareBytes(UnsafeRawBufferPointer(rebasing: bytes[Int(a.start)..<Int(a.end)]),
+                     UnsafeRawBufferPointer(rebasing: bytes[Int(b.start)..<Int(b.end)])) < 0
     }
 
     private func skipWhitespace(_ start: Int) -> Int {

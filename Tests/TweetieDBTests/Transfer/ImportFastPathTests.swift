@@ -94,11 +94,11 @@ struct ImportFastPathTests {
                  [0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF], Array("a-key-longer-than-8".utf8)]
         var set = ImportKeySet()
         for key in keys {
-            let inserted = set.insert(key, into: posts)
+            let inserted = key.withUnsafeBytes { set.insert($0, into: posts) }
             #expect(inserted, "\(key)")
         }
         for key in keys {
-            let again = set.insert(key, into: posts), elsewhere = set.insert(key, into: members)
+            let again = key.withUnsafeBytes { set.insert($0, into: posts) }, elsewhere = key.withUnsafeBytes { set.insert($0, into: members) }
             #expect(!again, "a second \(key) is a duplicate")
             #expect(elsewhere, "\(key) in another collection is not")
         }
@@ -124,7 +124,7 @@ struct ImportFastPathTests {
                 }
                 let width = round % 2 == 0 ? 8 : 7
                 let key = (0..<width).map { UInt8(truncatingIfNeeded: value >> (8 * UInt64(width - 1 - $0))) }
-                let inserted = set.insert(key, into: posts)
+                let inserted = key.withUnsafeBytes { set.insert($0, into: posts) }
                 #expect(inserted == reference.insert(key).inserted, "round \(round): \(value)")
             }
             #expect(set.count == reference.count)
