@@ -7,13 +7,16 @@ struct CrashCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "crash",
         abstract: "Kill writers (and readers, feeds, observers) at random moments and check that nothing acknowledged is lost.",
-        discussion: "Per trial: a writer commits and acknowledges transactions; after a random 5–300 ms it is killed with SIGKILL; the database is reopened read-only (no repair step) and checked: verify() passes, every acknowledged transaction is present in full (against a model built from the acks), the at most one in-flight transaction is entirely present or entirely absent (records, index entries, change-log entry), and no reader slot is left held. In a share of the trials a reader, a `tweetie-db feed list --follow` or an observer is killed instead, mid-read, while the writer runs; the writer must keep committing and the dead process's reader slot must be reclaimed. Exits with status 1 on any failure.")
+        discussion: "Per trial: a writer commits and acknowledges transactions; after a random 5–300 ms it is killed with SIGKILL; the database is reopened read-only (no repair step) and checked: verify() passes, every acknowledged transaction is present in full (against a model built from the acks), each in-flight transaction (one for the synchronous writer; up to one per task with --async-writers, several of them in one group commit) is entirely present or entirely absent (records, index entries, change-log entry), and no reader slot is left held. In a share of the trials a reader, a `tweetie-db feed list --follow` or an observer is killed instead, mid-read, while the writer runs; the writer must keep committing and the dead process's reader slot must be reclaimed. Exits with status 1 on any failure.")
 
     @Option(help: "How many trials.")
     var trials: Int = 20
 
     @Option(help: "The durability the writer commits with: full, no-meta-sync or no-sync.")
     var durability: DurabilityArgument = .full
+
+    @Option(name: .customLong("async-writers"), help: "Run each writer as N tasks that commit concurrently with `await store.write`, so that their writes share group commits; every in-flight transaction of a killed group must then be entirely present or entirely absent. 0 (the default) runs one synchronous writer.")
+    var asyncWriters: Int = 0
 
     @Option(help: "The random seed.")
     var seed: UInt64 = 1
@@ -49,6 +52,7 @@ struct CrashCommand: ParsableCommand {
         if freshEvery < 1 { throw ValidationError("--fresh-every must be at least 1.") }
         if !(0...100).contains(victimPercent) { throw ValidationError("--victim-percent must be between 0 and 100.") }
         if minMilliseconds < 0 || maxMilliseconds < minMilliseconds { throw ValidationError("--min-ms must be between 0 and --max-ms.") }
+        if !(0...64).contains(asyncWriters) { throw ValidationError("--async-writers must be between 0 and 64.") }
     }
 
     func run() throws {
@@ -57,16 +61,18 @@ struct CrashCommand: ParsableCommand {
         defer { if temporary { try? FileManager.default.removeItem(atPath: path) } }
         let started = Date()
         let harness = CrashHarness(database: path, durability: durability, seed: seed, freshEvery: freshEvery,
-                                   victimPercent: victimPercent, killWindow: minMilliseconds...maxMilliseconds, writerFault: writerFault, verbose: verbose)
+                                   victimPercent: victimPercent, killWindow: minMilliseconds...maxMilliseconds, writerFault: writerFault,
+                                   asyncWriters: asyncWriters, verbose: verbose)
         harness.run(trials: trials)
         let summary = harness.summary
         let elapsed = Date().timeIntervalSince(started)
         try format.report(summary, failures: summary.failures) { [
-            "crash [\(summary.durability)]: \(summary.trials) trials in \(String(format: "%.1f", elapsed)) s, \(summary.freshDatabases) fresh databases",
+            "crash [\(summary.durability)\(summary.asyncWriters > 0 ? ", \(summary.asyncWriters) async writers" : "")]: \(summary.trials) trials in \(String(format: "%.1f", elapsed)) s, \(summary.freshDatabases) fresh databases",
             "  kills: \(summary.writerKills) writers, \(summary.readerKills) readers, \(summary.feedKills) feeds, \(summary.observerKills) observers",
             "  acked transactions checked: \(summary.ackedTransactionsChecked); in-flight at kill: \(summary.inFlightPresent) committed in full, \(summary.inFlightAbsent) absent in full",
+            summary.asyncWriters > 0 ? "  group commit: \(summary.asyncLogEntries) change-log entries in \(summary.asyncTransactions) LMDB transactions (trials on a continuing database)" : nil,
             "  stale reader slots cleared: \(summary.staleReaderSlotsCleared); creations interrupted before the first commit: \(summary.interruptedCreations)",
             "  final database: \(summary.finalRecords) records, change-log sequence \(summary.finalSequence)",
-        ] }
+        ].compactMap { $0 } }
     }
 }

@@ -23,6 +23,38 @@ struct CrashSafetyTests {
         #expect(summary.readerKills + summary.feedKills + summary.observerKills > 0)
     }
 
+    /// Four tasks in the writer process commit with `await store.write`, so their writes share
+    /// group commits (one LMDB transaction, a nested one per write). Killed at random, every
+    /// acknowledged write is present with its own change-log entry, and each write in flight
+    /// (several may be in the group being committed) is present in full or absent in full.
+    @Test func killedAsyncWritersInGroupCommitsLoseNothingAcknowledged() throws {
+        let dir = TemporaryDirectory("torture-crash-async", create: false)
+        defer { dir.remove() }
+        let result = try Torture.run(["crash", "--trials", "15", "--async-writers", "4", "--seed", "4", "--db", dir.path,
+                                      "--fresh-every", "8", "--victim-percent", "30", "--format", "json"], timeout: 360)
+        let summary = try JSONDecoder().decode(CrashSummary.self, from: result.stdout)
+        #expect(result.status == 0, "\(summary.failures.joined(separator: "\n")) \(result.stderr)")
+        #expect(summary.failures.isEmpty)
+        #expect(summary.trials == 15 && summary.writerKills == 15 && summary.asyncWriters == 4)
+        #expect(summary.ackedTransactionsChecked > 0)
+        #expect(summary.inFlightPresent + summary.inFlightAbsent > 0)
+        // Writes did share commits: fewer LMDB transactions than change-log entries.
+        #expect(summary.asyncTransactions > 0 && summary.asyncTransactions < summary.asyncLogEntries,
+                "\(summary.asyncLogEntries) log entries in \(summary.asyncTransactions) transactions")
+    }
+
+    /// With async writers, a task that commits one acknowledged transaction as two awaited writes
+    /// is caught: the first half's change-log entry matches no acknowledged or in-flight
+    /// transaction.
+    @Test func anAsyncWriterThatSplitsATransactionIsCaught() throws {
+        let result = try Torture.run(["crash", "--trials", "6", "--async-writers", "3", "--victim-percent", "0",
+                                      "--writer-fault", "split-commit", "--format", "json"])
+        let summary = try JSONDecoder().decode(CrashSummary.self, from: result.stdout)
+        #expect(result.status == 1)
+        #expect(!summary.failures.isEmpty)
+        #expect(summary.failures.allSatisfy { $0.contains("matches neither an ack nor a transaction in flight") || $0.contains("do not match") })
+    }
+
     /// A writer that acknowledges before its commit is caught: killed in between, its ack has
     /// no transaction in the database.
     @Test func aWriterThatAcknowledgesEarlyIsCaught() throws {

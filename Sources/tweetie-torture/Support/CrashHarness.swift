@@ -18,14 +18,20 @@ final class CrashHarness {
     let victimPercent: Int
     let killWindow: ClosedRange<Int>
     let writerFault: WriterFault
+    /// 0: one synchronous writer; N: a writer process whose N tasks commit with `await store.write`.
+    let asyncWriters: Int
     let verbose: Bool
-    private(set) var summary: CrashSummary
-    private var model = AckModel()
+    // Internal rather than private: CrashHarness+AsyncWriters.swift checks against them too.
+    var summary: CrashSummary
+    var model = AckModel()
+    /// LMDB's last transaction id at the previous async-writers check (`nil` after a fresh
+    /// database or a failure): how many transactions carried the log entries since then.
+    var transactionAtLastCheck: Int?
     private var rng: SplitMix64
     private var nextVictim = 0
 
     init(database: String, durability: DurabilityArgument, seed: UInt64, freshEvery: Int, victimPercent: Int,
-         killWindow: ClosedRange<Int>, writerFault: WriterFault = .none, verbose: Bool) {
+         killWindow: ClosedRange<Int>, writerFault: WriterFault = .none, asyncWriters: Int = 0, verbose: Bool) {
         self.database = database
         self.durability = durability
         self.seed = seed
@@ -33,9 +39,10 @@ final class CrashHarness {
         self.victimPercent = victimPercent
         self.killWindow = killWindow
         self.writerFault = writerFault
+        self.asyncWriters = asyncWriters
         self.verbose = verbose
         rng = SplitMix64(seed: seed)
-        summary = CrashSummary(durability: durability.rawValue)
+        summary = CrashSummary(durability: durability.rawValue, asyncWriters: asyncWriters)
     }
 
     func run(trials: Int) {
@@ -43,6 +50,7 @@ final class CrashHarness {
             if trial % freshEvery == 0 {
                 try? FileManager.default.removeItem(atPath: database)
                 model.reset()
+                transactionAtLastCheck = nil
                 summary.freshDatabases += 1
             }
             let failuresBefore = summary.failures.count
@@ -75,6 +83,7 @@ final class CrashHarness {
     /// After a failure the model no longer describes the database: rebuild it from the database,
     /// so that the next trials are judged on their own.
     private func resynchronize() {
+        transactionAtLastCheck = nil
         guard let store = try? TortureDatabase.open(database, readOnly: true) else { model.reset(); return }
         defer { store.close() }
         model.reset()
@@ -84,7 +93,7 @@ final class CrashHarness {
         }
     }
 
-    private func fail(_ trial: Int, _ message: String) {
+    func fail(_ trial: Int, _ message: String) {
         summary.failures.append("trial \(trial) [\(durability.rawValue)]: \(message)")
     }
 
@@ -92,6 +101,7 @@ final class CrashHarness {
         try ChildProcess(executable: Executables.torture, arguments: [
             "writer", "--db", database, "--durability", durability.rawValue,
             "--seed", "\(seed &+ UInt64(trial) &* 7919)", "--tag", "t\(trial)", "--inject-fault", writerFault.rawValue,
+            "--async-writers", "\(asyncWriters)",
         ])
     }
 
@@ -115,6 +125,7 @@ final class CrashHarness {
 
     /// Checks the database against the model plus the writer's acks; updates the model.
     private func checkAfterWriterDeath(_ trial: Int, writer: ChildProcess) throws {
+        if asyncWriters > 0 { return try checkAfterAsyncWritersDeath(trial, writer: writer) }
         var acks: [AckLine] = []
         var pendingIntent: AckLine?
         var ready: UInt64?
@@ -147,30 +158,8 @@ final class CrashHarness {
             expectedRecords.apply(ack.items, sequence: ack.sequence)
         }
 
-        guard FileManager.default.fileExists(atPath: database + "/data.mdb") else {
-            if model.lastSequence == 0 && acks.isEmpty { summary.interruptedCreations += 1; return }
-            fail(trial, "data.mdb is gone after \(acks.count) acks")
-            return
-        }
-        let store: Store
-        do {
-            store = try TortureDatabase.open(database, readOnly: true)
-        } catch let error as StoreError where model.lastSequence == 0 && acks.isEmpty && (error.code == .notFound || error.code == .notADatabase) {
-            // Killed while creating the database, before its first commit: data.mdb absent, empty,
-            // incomplete, or a complete LMDB file without the store's catalog yet ("holds no TweetieDB
-            // database yet"). A read-only open refuses all four; the next writer completes it.
-            summary.interruptedCreations += 1
-            return
-        } catch {
-            fail(trial, "the database does not open after the kill: \(error)")
-            return
-        }
+        guard let store = try openAfterWriterDeath(trial, acks: acks.count) else { return }
         defer { store.close() }
-
-        let readers = store.info().readersInUse
-        if readers != 0 { fail(trial, "\(readers) reader slot(s) still held after reopening (stale slots not reclaimed)") }
-        let report = try store.verify()
-        for problem in report.problems { fail(trial, "verify: \(problem)") }
 
         let (records, lastSequence) = try TortureDatabase.contents(of: store)
         let acked = expectedRecords.lastSequence
@@ -220,12 +209,46 @@ final class CrashHarness {
         if inFlightCommitted, let intent = pendingIntent { model.apply(intent.items, sequence: lastSequence) }
     }
 
-    private struct KeyedChange: Hashable {
+    /// Opens the database read-only after the writer's death and checks what every kill must
+    /// leave: no reader slot held, `verify()` clean. `nil` when there is nothing to check (the
+    /// writer died creating the database, before any ack) or the open failed (recorded).
+    func openAfterWriterDeath(_ trial: Int, acks: Int) throws -> Store? {
+        guard FileManager.default.fileExists(atPath: database + "/data.mdb") else {
+            if model.lastSequence == 0 && acks == 0 { summary.interruptedCreations += 1; return nil }
+            fail(trial, "data.mdb is gone after \(acks) acks")
+            return nil
+        }
+        let store: Store
+        do {
+            store = try TortureDatabase.open(database, readOnly: true)
+        } catch let error as StoreError where model.lastSequence == 0 && acks == 0 && (error.code == .notFound || error.code == .notADatabase) {
+            // Killed while creating the database, before its first commit: data.mdb absent, empty,
+            // incomplete, or a complete LMDB file without the store's catalog yet ("holds no TweetieDB
+            // database yet"). A read-only open refuses all four; the next writer completes it.
+            summary.interruptedCreations += 1
+            return nil
+        } catch {
+            fail(trial, "the database does not open after the kill: \(error)")
+            return nil
+        }
+        let readers = store.info().readersInUse
+        if readers != 0 { fail(trial, "\(readers) reader slot(s) still held after reopening (stale slots not reclaimed)") }
+        do {
+            let report = try store.verify()
+            for problem in report.problems { fail(trial, "verify: \(problem)") }
+        } catch {
+            store.close()
+            throw error
+        }
+        return store
+    }
+
+    struct KeyedChange: Hashable {
         var key: [UInt8]
         var kind: ChangeKind
     }
 
-    private func expectedChanges(_ items: [WrittenItem], before: AckModel) -> Set<KeyedChange> {
+    func expectedChanges(_ items: [WrittenItem], before: AckModel) -> Set<KeyedChange> {
         Set(items.map { item in
             var encoder = KeyEncoder()
             encoder.append(item.id)
@@ -234,7 +257,7 @@ final class CrashHarness {
         })
     }
 
-    private func describeDifference(_ actual: [Int64: UInt64], _ expected: [Int64: UInt64]) -> String? {
+    func describeDifference(_ actual: [Int64: UInt64], _ expected: [Int64: UInt64]) -> String? {
         let missing = expected.keys.filter { actual[$0] == nil }.sorted()
         let extra = actual.keys.filter { expected[$0] == nil }.sorted()
         let changed = expected.keys.filter { actual[$0] != nil && actual[$0] != expected[$0] }.sorted()

@@ -1,8 +1,8 @@
 import TweetieSync
 
 /// One planned write transaction: what to do, and the digest the writer acknowledges.
-struct WritePlan {
-    enum Action {
+struct WritePlan: Sendable {
+    enum Action: Sendable {
         case insert(Tweet)
         case overwrite(Tweet)
         case delete(Int64)

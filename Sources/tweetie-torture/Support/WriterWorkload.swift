@@ -4,7 +4,7 @@ import TweetieSync
 
 /// The writer's view of its own id range, and the operation mix: batches of inserts, upserts
 /// that change fields, deletions, mixed transactions, and overwrites of the shared ids.
-struct WriterWorkload {
+struct WriterWorkload: Sendable {
     private var versions: [Int64: Int] = [:]
     private var present: [Int64] = []
     private var nextID: Int64

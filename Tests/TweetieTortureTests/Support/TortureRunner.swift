@@ -26,6 +26,9 @@ struct CrashSummary: Decodable {
     var ackedTransactionsChecked: Int
     var inFlightPresent: Int
     var inFlightAbsent: Int
+    var asyncWriters: Int
+    var asyncLogEntries: Int
+    var asyncTransactions: Int
     var failures: [String]
 }
 
