@@ -5,8 +5,11 @@ import TweetieDB
 // TransferLoop: suite 6's `exportNDJSON` and `importNDJSON` alone, to watch under perf.
 //
 //   TransferLoop [--records N] [--rounds N] [--only export|import] [--churn MIB] [--durability D]
+//                [--type tweet|macro]
 //
-// It fills a store with N synthetic tweets, exports it once to a file, then repeats the measured
+// It fills a store with N synthetic tweets (`--type macro`: as suite 7's `@Record` type
+// `MacroTweet`, a record type declared as a user declares one, whose JSON `@Record` writes),
+// exports it once to a file, then repeats the measured
 // step `--rounds` times: an export to the same file, or an import of the file into a fresh store.
 // Each round prints its records/s and the CPU time on all threads. The import's store has
 // durability `--durability` (full, noMetaSync or noSync; noSync unless given; BenchCompare's
@@ -20,6 +23,7 @@ import TweetieDB
 var records = 200_000, rounds = 3, churn = 0
 var durability = StoreConfiguration.Durability.noSync
 var only: String?
+var type = "tweet"
 var arguments = CommandLine.arguments.dropFirst()
 while let flag = arguments.popFirst() {
     guard let value = arguments.popFirst() else {
@@ -36,6 +40,12 @@ while let flag = arguments.popFirst() {
             exit(2)
         }
         durability = parsed
+    case "--type":
+        guard value == "tweet" || value == "macro" else {
+            FileHandle.standardError.write(Data("TransferLoop: --type: '\(value)' is not tweet or macro\n".utf8))
+            exit(2)
+        }
+        type = value
     case "--only":
         guard value == "export" || value == "import" else {
             FileHandle.standardError.write(Data("TransferLoop: --only: '\(value)' is not export or import\n".utf8))
@@ -63,9 +73,16 @@ func measure(_ label: String, _ body: () throws -> Int) rethrows {
     print("\(label): \(count) records in \(String(format: "%.3f", seconds)) s = \(Int(Double(count) / seconds))/s; CPU \(String(format: "%.3f", used)) s = \(String(format: "%.2f", used * 1e6 / Double(count))) µs/record")
 }
 
-let source = try TweetieFixture(durability: .noSync)
-defer { source.close() }
-try source.fill(count: records)
+/// A fresh store of the measured type, holding `count` records, and its directory.
+func makeStore(_ type: String, durability: StoreConfiguration.Durability, count: Int) throws -> (store: Store, path: String) {
+    if type == "macro" { return try Suites.macroTweetStore(durability: durability, count: count) }
+    let fixture = try TweetieFixture(durability: durability)
+    try fixture.fill(count: count)
+    return (fixture.store, fixture.path)
+}
+
+let source = try makeStore(type, durability: .noSync, count: records)
+defer { source.store.close(); try? FileManager.default.removeItem(atPath: source.path) }
 let file = source.path + ".ndjson"
 defer { unlink(file) }
 _ = try Suites.tweetieExportNDJSON(store: source.store, to: file)
@@ -86,8 +103,9 @@ for round in 1...rounds {
         try measure("export \(round)") { try Suites.tweetieExportNDJSON(store: source.store, to: file) }
     }
     if only != "export" {
-        let target = try TweetieFixture(durability: durability)
+        let target = try makeStore(type, durability: durability, count: 0)
         try measure("import \(round)") { try Suites.tweetieImportNDJSON(from: file, into: target.store) }
-        target.close()
+        target.store.close()
+        try? FileManager.default.removeItem(atPath: target.path)
     }
 }
