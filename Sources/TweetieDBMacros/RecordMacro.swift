@@ -10,6 +10,11 @@ import SwiftSyntaxMacros
 /// `encode(to: inout RecordWriter)` and `init(from: inout RecordFieldReader)`. A `CodingKeys`,
 /// `init(from:)` or `encode(to:)` the struct declares itself is kept and not generated: the JSON
 /// form is then the type's own (Tweet adds string twins of its ids), the stored form is not.
+///
+/// When the JSON form is the generated one and every property's type has a JSON text of its
+/// own (``JSONMemberType``), it also adds `writeJSONObject(to:)` and `init?(jsonObject:)`
+/// (`JSONObjectWritable`, `JSONObjectReadable`): export and import then write and read the
+/// members by name, in their keys' byte order, without an `Encoder` or a `Decoder`.
 public struct RecordMacro: ExtensionMacro {
     public static func expansion(
         of node: AttributeSyntax,
@@ -54,7 +59,24 @@ public struct RecordMacro: ExtensionMacro {
         lines.append(fastEncode(properties, access: access))
         lines.append(fastInit(properties, access: access))
 
-        let conformances = protocols.map(\.trimmedDescription)
+        // The direct JSON paths: only where they write and read exactly what the Codable members do.
+        let jsonTypesKnown = properties.allSatisfy { JSONMemberType(valueType: $0.valueType) != nil }
+        let writesJSON = jsonTypesKnown && !members.declaresCodingKeys && !members.declaresEncode
+            && protocols.contains { $0.trimmedDescription.hasSuffix("JSONObjectWritable") }
+        let readsJSON = jsonTypesKnown && !members.declaresCodingKeys && !members.declaresDecodableInit
+            && protocols.contains { $0.trimmedDescription.hasSuffix("JSONObjectReadable") }
+        if writesJSON {
+            lines.append(jsonWrite(properties, access: access))
+        }
+        if readsJSON {
+            lines.append(jsonInit(properties, access: access))
+        }
+
+        let conformances = protocols.map(\.trimmedDescription).filter { name in
+            if name.hasSuffix("JSONObjectWritable") { return writesJSON }
+            if name.hasSuffix("JSONObjectReadable") { return readsJSON }
+            return true
+        }
         let inheritance = conformances.isEmpty ? "" : ": " + conformances.joined(separator: ", ")
         let source: DeclSyntax = """
             extension \(raw: typeName)\(raw: inheritance) {
@@ -131,6 +153,42 @@ public struct RecordMacro: ExtensionMacro {
             }
         }
         return "\(access)init(from reader: inout TweetieDB.RecordFieldReader) throws {\n\(body.joined(separator: "\n"))\n}"
+    }
+
+    /// `writeJSONObject(to:)`: each member in its key's byte order (the order `.sortedKeys`
+    /// writes), optionals only when not `nil`, as the generated `encode(to:)` does.
+    static func jsonWrite(_ properties: [RecordProperty], access: String) -> String {
+        let body = sortedByKeyBytes(properties).map { property in
+            "object.\(property.isOptional ? "writeIfPresent" : "write")(self.\(property.name), forKey: \"\(property.key)\")"
+        }
+        return "\(access)func writeJSONObject(to object: inout TweetieDB.JSONObjectWriter) {\n\(body.joined(separator: "\n"))\n}"
+    }
+
+    /// `init?(jsonObject:)`: reads the members in their keys' byte order, typed by the
+    /// property; `nil` (leaving the object to `init(from:)`) when a required member is missing or
+    /// any member is not exactly what `init(from:)` would read. Optional and defaulted members
+    /// may be absent or `null`, as `decodeIfPresent` allows.
+    static func jsonInit(_ properties: [RecordProperty], access: String) -> String {
+        var body: [String] = []
+        for property in sortedByKeyBytes(properties) {
+            let method = property.isOptional || property.defaultValue != nil ? "valueIfPresent" : "value"
+            body.append("let \(property.local): \(property.valueType)? = json.\(method)(\"\(property.key)\")")
+        }
+        let required = properties.filter { !$0.isOptional && $0.defaultValue == nil }.map { "let \($0.local)" }
+        body.append("guard \((["!json.failed"] + required).joined(separator: ", ")) else {\nreturn nil\n}")
+        for property in properties {
+            if property.isOptional || property.defaultValue == nil {
+                body.append("self.\(property.name) = \(property.local)")
+            } else {
+                body.append("self.\(property.name) = \(property.local) ?? \(property.defaultValue!)")
+            }
+        }
+        return "\(access)init?(jsonObject json: inout TweetieDB.JSONObjectReader) {\n\(body.joined(separator: "\n"))\n}"
+    }
+
+    /// The properties in their keys' UTF-8 byte order.
+    static func sortedByKeyBytes(_ properties: [RecordProperty]) -> [RecordProperty] {
+        properties.sorted { Array($0.key.utf8).lexicographicallyPrecedes(Array($1.key.utf8)) }
     }
 
     // MARK: Arguments and checks

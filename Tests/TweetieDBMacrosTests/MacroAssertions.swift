@@ -11,7 +11,7 @@ func assertRecordExpansion(
     diagnostics: [DiagnosticSpec] = [],
     applyFixIts: [String]? = nil,
     fixedSource: String? = nil,
-    conformances: [TypeSyntax] = ["Record", "RecordCodable", "Identifiable"],
+    conformances: [TypeSyntax] = ["Record", "RecordCodable", "Identifiable", "JSONObjectWritable", "JSONObjectReadable"],
     sourceLocation: Testing.SourceLocation = #_sourceLocation
 ) {
     let specs: [String: MacroSpec] = [

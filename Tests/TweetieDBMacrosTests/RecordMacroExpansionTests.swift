@@ -222,7 +222,8 @@ struct RecordMacroExpansionTests {
 
     /// A member of `Codable` the struct declares itself is kept and not generated; the members it does
     /// not declare are still generated, as Swift's own Codable synthesis does (here `CodingKeys` and
-    /// `encode(to:)` beside the struct's `init(from:)`).
+    /// `encode(to:)` beside the struct's `init(from:)`). The direct JSON writer follows the generated
+    /// `encode(to:)`; no direct reader, which would bypass the struct's own `init(from:)`.
     @Test func aStructsOwnCodableFormIsKept() {
         assertRecordExpansion(
             """
@@ -242,7 +243,7 @@ struct RecordMacroExpansionTests {
                 }
             }
 
-            extension Note: Record, RecordCodable, Identifiable {
+            extension Note: Record, RecordCodable, Identifiable, JSONObjectWritable {
                 static var collectionName: String {
                     "Note"
                 }
@@ -271,6 +272,214 @@ struct RecordMacroExpansionTests {
                         }
                     }
                     self.id = try reader.require(_id, forKey: "id")
+                }
+
+                func writeJSONObject(to object: inout TweetieDB.JSONObjectWriter) {
+                    object.write(self.id, forKey: "id")
+                }
+            }
+            """
+        )
+    }
+
+    /// The direct JSON members: members in their keys' byte order (`Zeta` < `a10` < `a9` < `alpha`,
+    /// not the declaration order), `writeIfPresent` for optionals, `valueIfPresent` with the default
+    /// for defaulted members, a keyword name's key without backticks; `public` with the struct.
+    @Test func theDirectJSONMembers() {
+        assertRecordExpansion(
+            """
+            @Record
+            public struct Note {
+                var id: Int64
+                var alpha: Bool
+                var Zeta: String
+                var a9: UInt8
+                var a10: Date?
+                var tags: [String] = ["new"]
+                var `default`: Double?
+            }
+            """,
+            expandedSource: """
+            public struct Note {
+                var id: Int64
+                var alpha: Bool
+                var Zeta: String
+                var a9: UInt8
+                var a10: Date?
+                var tags: [String] = ["new"]
+                var `default`: Double?
+            }
+
+            extension Note: Record, RecordCodable, Identifiable, JSONObjectWritable, JSONObjectReadable {
+                public static var collectionName: String {
+                    "Note"
+                }
+
+                enum CodingKeys: String, CodingKey {
+                    case id, alpha, Zeta, a9, a10, tags, `default`
+                }
+
+                public init(from decoder: any Decoder) throws {
+                    let container = try decoder.container(keyedBy: CodingKeys.self)
+                    self.id = try container.decode(Int64.self, forKey: .id)
+                    self.alpha = try container.decode(Bool.self, forKey: .alpha)
+                    self.Zeta = try container.decode(String.self, forKey: .Zeta)
+                    self.a9 = try container.decode(UInt8.self, forKey: .a9)
+                    self.a10 = try container.decodeIfPresent(Date.self, forKey: .a10)
+                    self.tags = try container.decodeIfPresent([String].self, forKey: .tags) ?? ["new"]
+                    self.`default` = try container.decodeIfPresent(Double.self, forKey: .`default`)
+                }
+
+                public func encode(to encoder: any Encoder) throws {
+                    var container = encoder.container(keyedBy: CodingKeys.self)
+                    try container.encode(self.id, forKey: .id)
+                    try container.encode(self.alpha, forKey: .alpha)
+                    try container.encode(self.Zeta, forKey: .Zeta)
+                    try container.encode(self.a9, forKey: .a9)
+                    try container.encodeIfPresent(self.a10, forKey: .a10)
+                    try container.encode(self.tags, forKey: .tags)
+                    try container.encodeIfPresent(self.`default`, forKey: .`default`)
+                }
+
+                public func encode(to writer: inout TweetieDB.RecordWriter) {
+                    writer.write(self.id, forKey: "id")
+                    writer.write(self.alpha, forKey: "alpha")
+                    writer.write(self.Zeta, forKey: "Zeta")
+                    writer.write(self.a9, forKey: "a9")
+                    writer.write(self.a10, forKey: "a10")
+                    writer.write(self.tags, forKey: "tags")
+                    writer.write(self.`default`, forKey: "default")
+                }
+
+                public init(from reader: inout TweetieDB.RecordFieldReader) throws {
+                    var _id: Int64? = nil
+                    var _alpha: Bool? = nil
+                    var _Zeta: String? = nil
+                    var _a9: UInt8? = nil
+                    var _a10: Date? = nil
+                    var _tags: [String]? = nil
+                    var _default: Double? = nil
+                    while let field = try reader.nextField() {
+                        switch field.name {
+                        case "id":
+                            _id = try field.decode(Int64.self)
+                        case "alpha":
+                            _alpha = try field.decode(Bool.self)
+                        case "Zeta":
+                            _Zeta = try field.decode(String.self)
+                        case "a9":
+                            _a9 = try field.decode(UInt8.self)
+                        case "a10":
+                            _a10 = try field.decodeIfPresent(Date.self)
+                        case "tags":
+                            _tags = try field.decodeIfPresent([String].self)
+                        case "default":
+                            _default = try field.decodeIfPresent(Double.self)
+                        default:
+                            break
+                        }
+                    }
+                    self.id = try reader.require(_id, forKey: "id")
+                    self.alpha = try reader.require(_alpha, forKey: "alpha")
+                    self.Zeta = try reader.require(_Zeta, forKey: "Zeta")
+                    self.a9 = try reader.require(_a9, forKey: "a9")
+                    self.a10 = _a10
+                    self.tags = _tags ?? ["new"]
+                    self.`default` = _default
+                }
+
+                public func writeJSONObject(to object: inout TweetieDB.JSONObjectWriter) {
+                    object.write(self.Zeta, forKey: "Zeta")
+                    object.writeIfPresent(self.a10, forKey: "a10")
+                    object.write(self.a9, forKey: "a9")
+                    object.write(self.alpha, forKey: "alpha")
+                    object.writeIfPresent(self.`default`, forKey: "default")
+                    object.write(self.id, forKey: "id")
+                    object.write(self.tags, forKey: "tags")
+                }
+
+                public init?(jsonObject json: inout TweetieDB.JSONObjectReader) {
+                    let _Zeta: String? = json.value("Zeta")
+                    let _a10: Date? = json.valueIfPresent("a10")
+                    let _a9: UInt8? = json.value("a9")
+                    let _alpha: Bool? = json.value("alpha")
+                    let _default: Double? = json.valueIfPresent("default")
+                    let _id: Int64? = json.value("id")
+                    let _tags: [String]? = json.valueIfPresent("tags")
+                    guard !json.failed, let _id, let _alpha, let _Zeta, let _a9 else {
+                        return nil
+                    }
+                    self.id = _id
+                    self.alpha = _alpha
+                    self.Zeta = _Zeta
+                    self.a9 = _a9
+                    self.a10 = _a10
+                    self.tags = _tags ?? ["new"]
+                    self.`default` = _default
+                }
+            }
+            """
+        )
+    }
+
+    /// A property without a direct JSON text (`UUID`, a nested value) means no direct JSON
+    /// members and no such conformances: the record's JSON goes through `Codable` alone.
+    @Test func noDirectJSONMembersWhenATypeHasNoDirectText() {
+        assertRecordExpansion(
+            """
+            @Record
+            struct Note {
+                var id: UUID
+                var text: String
+            }
+            """,
+            expandedSource: """
+            struct Note {
+                var id: UUID
+                var text: String
+            }
+
+            extension Note: Record, RecordCodable, Identifiable {
+                static var collectionName: String {
+                    "Note"
+                }
+
+                enum CodingKeys: String, CodingKey {
+                    case id, text
+                }
+
+                init(from decoder: any Decoder) throws {
+                    let container = try decoder.container(keyedBy: CodingKeys.self)
+                    self.id = try container.decode(UUID.self, forKey: .id)
+                    self.text = try container.decode(String.self, forKey: .text)
+                }
+
+                func encode(to encoder: any Encoder) throws {
+                    var container = encoder.container(keyedBy: CodingKeys.self)
+                    try container.encode(self.id, forKey: .id)
+                    try container.encode(self.text, forKey: .text)
+                }
+
+                func encode(to writer: inout TweetieDB.RecordWriter) {
+                    writer.write(self.id, forKey: "id")
+                    writer.write(self.text, forKey: "text")
+                }
+
+                init(from reader: inout TweetieDB.RecordFieldReader) throws {
+                    var _id: UUID? = nil
+                    var _text: String? = nil
+                    while let field = try reader.nextField() {
+                        switch field.name {
+                        case "id":
+                            _id = try field.decode(UUID.self)
+                        case "text":
+                            _text = try field.decode(String.self)
+                        default:
+                            break
+                        }
+                    }
+                    self.id = try reader.require(_id, forKey: "id")
+                    self.text = try reader.require(_text, forKey: "text")
                 }
             }
             """

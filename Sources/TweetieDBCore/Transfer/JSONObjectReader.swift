@@ -6,6 +6,11 @@ import Foundation
 /// without a question `JSONDecoder` might answer differently — without a `Decoder` and its
 /// containers.
 ///
+/// `@Record` generates this conformance when the struct's JSON form is its own (no `CodingKeys`
+/// or `init(from:)` of its own) and every stored property is a `String`, `Bool`, `Double`,
+/// `Date`, a standard integer or `[String]`, or an optional of one. Write one by hand only for
+/// a type whose `init(from:)` is hand-written too, and then follow the rules below.
+///
 /// Why: an import turns every line into a record, and going through `init(from:)` costs a boxed
 /// container, a dynamic call and a key search per member, and (for ids with string twins) a few
 /// strings built per record, for members a type with a fixed set of them can read by name.
@@ -18,18 +23,19 @@ import Foundation
 /// value it does return equals `init(from:)`'s. Read the members in the order of their keys'
 /// bytes: the reader tries the member after the last one found first. Only objects whose keys are
 /// all distinct (the export's own lines) are read this way. A test should compare the two paths
-/// (`JSONObjectReadingTests` does for `Tweet` and `User`).
+/// (`JSONObjectReadingTests` does for `Tweet`, `User` and a `@Record` type).
 ///
 /// ```swift
 /// extension Note: JSONObjectReadable {
 ///     init?(jsonObject json: inout JSONObjectReader) {
-///         let author = json.string("author"), id = json.integer("id", as: Int64.self)
+///         let author: String? = json.value("author")
+///         let id: Int64? = json.value("id")
 ///         guard !json.failed, let author, let id else { return nil }
 ///         self.init(id: id, author: author)
 ///     }
 /// }
 /// ```
-package protocol JSONObjectReadable: Decodable {
+public protocol JSONObjectReadable: Decodable {
     /// The value the object holds, or `nil` to leave it to `init(from:)`.
     init?(jsonObject json: inout JSONObjectReader)
 }
@@ -39,19 +45,26 @@ package protocol JSONObjectReadable: Decodable {
 ///
 /// Each accessor returns `nil` for a member that is absent (and, the `IfPresent` ones, `null`);
 /// a member of another type, or a value `JSONDecoder` might read differently, returns `nil` and
-/// sets ``failed``.
+/// sets ``failed``. ``value(_:)`` and ``valueIfPresent(_:)`` read the type the result is
+/// declared as; a type they have no reading for (anything `Decodable` but their overloads')
+/// sets ``failed``, so that the record is decoded through `init(from:)` instead.
 ///
 /// ```swift
-/// var json = JSONObjectReader(view: view)
-/// let text = json.string("text")
+/// let text: String? = json.value("text")
+/// let lang: String? = json.valueIfPresent("lang")
 /// if json.failed { … }
 /// ```
-package struct JSONObjectReader {
+public struct JSONObjectReader {
     private let view: JSONTapeView
     /// The tape index of the key found last (0: none yet).
     private var near = 0
-    /// Whether a member had a value this reader will not answer for.
-    package private(set) var failed = false
+    /// Whether a member had a value this reader will not answer for: the object is then left to
+    /// `init(from:)`.
+    ///
+    /// ```swift
+    /// guard !json.failed, let id else { return nil }
+    /// ```
+    public private(set) var failed = false
 
     /// A reader of the object at the root of `view`, whose keys must be distinct.
     init(view: JSONTapeView) {
@@ -118,6 +131,34 @@ package struct JSONObjectReader {
 
     package mutating func bool(_ key: StaticString) -> Bool? {
         guard let index = find(key) else { return nil }
+        return bool(at: index)
+    }
+
+    /// A date as `RecordJSON.decoder()` reads it: ISO 8601 text.
+    package mutating func date(_ key: StaticString) -> Date? {
+        guard let index = find(key) else { return nil }
+        return date(at: index)
+    }
+
+    /// An array of strings, unless absent or `null`.
+    package mutating func stringsIfPresent(_ key: StaticString) -> [String]? {
+        guard let index = present(key) else { return nil }
+        return strings(at: index)
+    }
+
+    /// A double as `JSONDecoder` reads it: a finite number (a text that would round a non-zero
+    /// value to zero fails).
+    package mutating func double(_ key: StaticString) -> Double? {
+        guard let index = find(key) else { return nil }
+        return double(at: index)
+    }
+
+    private mutating func double(at index: Int) -> Double? {
+        guard let value = try? view.double(index) else { failed = true; return nil }
+        return value
+    }
+
+    private mutating func bool(at index: Int) -> Bool? {
         switch view.entries[index].kind {
         case .true: return true
         case .false: return false
@@ -125,16 +166,12 @@ package struct JSONObjectReader {
         }
     }
 
-    /// A date as `RecordJSON.decoder()` reads it: ISO 8601 text.
-    package mutating func date(_ key: StaticString) -> Date? {
-        guard let index = find(key) else { return nil }
+    private mutating func date(at index: Int) -> Date? {
         guard let date = view.date(index) else { failed = true; return nil }
         return date
     }
 
-    /// An array of strings, unless absent or `null`.
-    package mutating func stringsIfPresent(_ key: StaticString) -> [String]? {
-        guard let index = present(key) else { return nil }
+    private mutating func strings(at index: Int) -> [String]? {
         guard view.entries[index].kind == .array else { failed = true; return nil }
         var strings: [String] = []
         let end = Int(view.entries[index].next)
@@ -145,6 +182,153 @@ package struct JSONObjectReader {
             element = Int(view.entries[element].next)
         }
         return strings
+    }
+
+    // MARK: Typed by the result (what @Record generates)
+
+    /// The string under `key`; `nil` when absent (a `null` fails).
+    ///
+    /// ```swift
+    /// let author: String? = json.value("author")
+    /// ```
+    public mutating func value(_ key: StaticString) -> String? { string(key) }
+
+    /// The integer under `key`, written as plain digits within `Int64`'s range.
+    ///
+    /// ```swift
+    /// let id: Int64? = json.value("id")
+    /// ```
+    public mutating func value(_ key: StaticString) -> Int64? { integer(key, as: Int64.self) }
+
+    /// The integer under `key`, written as plain digits within `Int`'s range.
+    ///
+    /// ```swift
+    /// let likes: Int? = json.value("likes")
+    /// ```
+    public mutating func value(_ key: StaticString) -> Int? { integer(key, as: Int.self) }
+
+    /// The integer under `key`, written as plain digits within `T`'s range.
+    ///
+    /// ```swift
+    /// let level: UInt8? = json.value("level")
+    /// ```
+    public mutating func value<T: FixedWidthInteger & Decodable>(_ key: StaticString) -> T? { integer(key, as: T.self) }
+
+    /// `true` or `false` under `key`.
+    ///
+    /// ```swift
+    /// let pinned: Bool? = json.value("pinned")
+    /// ```
+    public mutating func value(_ key: StaticString) -> Bool? { bool(key) }
+
+    /// The finite number under `key`.
+    ///
+    /// ```swift
+    /// let score: Double? = json.value("score")
+    /// ```
+    public mutating func value(_ key: StaticString) -> Double? { double(key) }
+
+    /// The ISO 8601 date under `key`.
+    ///
+    /// ```swift
+    /// let updated: Date? = json.value("updated")
+    /// ```
+    public mutating func value(_ key: StaticString) -> Date? { date(key) }
+
+    /// The array of strings under `key` (a `null` fails).
+    ///
+    /// ```swift
+    /// let tags: [String]? = json.value("tags")
+    /// ```
+    public mutating func value(_ key: StaticString) -> [String]? {
+        guard let index = find(key) else { return nil }
+        return strings(at: index)
+    }
+
+    /// A type without a reading of its own: fails when the member is there (absent is `nil`, for
+    /// `init(from:)` to decide).
+    ///
+    /// ```swift
+    /// let location: Location? = json.value("location")   // falls back to init(from:)
+    /// ```
+    public mutating func value<T: Decodable>(_ key: StaticString) -> T? {
+        if find(key) != nil { failed = true }
+        return nil
+    }
+
+    /// The string under `key`; `nil` when absent or `null`.
+    ///
+    /// ```swift
+    /// let lang: String? = json.valueIfPresent("lang")
+    /// ```
+    public mutating func valueIfPresent(_ key: StaticString) -> String? { stringIfPresent(key) }
+
+    /// The integer under `key`; `nil` when absent or `null`.
+    ///
+    /// ```swift
+    /// let replyTo: Int64? = json.valueIfPresent("replyTo")
+    /// ```
+    public mutating func valueIfPresent(_ key: StaticString) -> Int64? { integerIfPresent(key, as: Int64.self) }
+
+    /// The integer under `key`; `nil` when absent or `null`.
+    ///
+    /// ```swift
+    /// let rank: Int? = json.valueIfPresent("rank")
+    /// ```
+    public mutating func valueIfPresent(_ key: StaticString) -> Int? { integerIfPresent(key, as: Int.self) }
+
+    /// The integer under `key`; `nil` when absent or `null`.
+    ///
+    /// ```swift
+    /// let width: UInt16? = json.valueIfPresent("width")
+    /// ```
+    public mutating func valueIfPresent<T: FixedWidthInteger & Decodable>(_ key: StaticString) -> T? { integerIfPresent(key, as: T.self) }
+
+    /// `true` or `false` under `key`; `nil` when absent or `null`.
+    ///
+    /// ```swift
+    /// let archived: Bool? = json.valueIfPresent("archived")
+    /// ```
+    public mutating func valueIfPresent(_ key: StaticString) -> Bool? {
+        guard let index = present(key) else { return nil }
+        return bool(at: index)
+    }
+
+    /// The number under `key`; `nil` when absent or `null`.
+    ///
+    /// ```swift
+    /// let score: Double? = json.valueIfPresent("score")
+    /// ```
+    public mutating func valueIfPresent(_ key: StaticString) -> Double? {
+        guard let index = present(key) else { return nil }
+        return double(at: index)
+    }
+
+    /// The date under `key`; `nil` when absent or `null`.
+    ///
+    /// ```swift
+    /// let due: Date? = json.valueIfPresent("due")
+    /// ```
+    public mutating func valueIfPresent(_ key: StaticString) -> Date? {
+        guard let index = present(key) else { return nil }
+        return date(at: index)
+    }
+
+    /// The array of strings under `key`; `nil` when absent or `null`.
+    ///
+    /// ```swift
+    /// let labels: [String]? = json.valueIfPresent("labels")
+    /// ```
+    public mutating func valueIfPresent(_ key: StaticString) -> [String]? { stringsIfPresent(key) }
+
+    /// A type without a reading of its own: fails unless the member is absent or `null`.
+    ///
+    /// ```swift
+    /// let location: Location? = json.valueIfPresent("location")   // falls back to init(from:)
+    /// ```
+    public mutating func valueIfPresent<T: Decodable>(_ key: StaticString) -> T? {
+        if present(key) != nil { failed = true }
+        return nil
     }
 
     /// A 64-bit id written as a number under `key` and as its decimal text under `twin` (either

@@ -5,6 +5,11 @@ import Foundation
 /// A value that writes its own JSON object — the text `RecordJSON.encoder()` makes of it —
 /// member by member, without an `Encoder` and its containers.
 ///
+/// `@Record` generates this conformance when the struct's JSON form is its own (no `CodingKeys`
+/// or `encode(to:)` of its own) and every stored property is a `String`, `Bool`, `Double`,
+/// `Date`, a standard integer or `[String]`, or an optional of one. Write one by hand only for
+/// a type whose `encode(to:)` is hand-written too, and then follow the rules below.
+///
 /// Why: an export turns every record into JSON, and going through `encode(to:)` costs a boxed
 /// container, a dynamic call and a key entry per member, and a reordering pass per object, for
 /// text a type with a fixed set of members can write straight out in its final order.
@@ -15,7 +20,7 @@ import Foundation
 /// way `JSONEncoder` would (a date without ISO 8601 text, a non-finite number), makes
 /// ``RecordJSONWriter`` discard the object and encode the value through `encode(to:)` instead:
 /// a mistake costs speed, never a different text. A test should still compare the two paths
-/// (`JSONObjectWritingTests` does for `Tweet` and `User`).
+/// (`JSONObjectWritingTests` does for `Tweet`, `User` and a `@Record` type).
 ///
 /// ```swift
 /// extension Note: JSONObjectWritable {
@@ -26,7 +31,7 @@ import Foundation
 ///     }
 /// }
 /// ```
-package protocol JSONObjectWritable: Encodable {
+public protocol JSONObjectWritable: Encodable {
     /// Writes this value's members, keys in ascending byte order.
     func writeJSONObject(to object: inout JSONObjectWriter)
 }
@@ -34,13 +39,17 @@ package protocol JSONObjectWritable: Encodable {
 /// Writes one JSON object's members straight into an output buffer, each value exactly as
 /// `RecordJSON.encoder()` writes it (see ``JSONObjectWritable``).
 ///
+/// A value of a type this writer has no text for (anything `Encodable` but the overloads'
+/// types) marks the object as failed, so that the record is encoded through `encode(to:)`
+/// instead: correct, only slower.
+///
 /// ```swift
 /// var object = JSONObjectWriter()
 /// object.write(Int64(7), forKey: "id")
 /// object.write(decimalText: Int64(7), forKey: "idStr")
 /// object.finish()   // {"id":7,"idStr":"7"}
 /// ```
-package struct JSONObjectWriter {
+public struct JSONObjectWriter {
     /// The output: what was there before, then this object's text.
     package var bytes: [UInt8]
     /// Whether the text cannot be trusted to be `JSONEncoder`'s (see ``JSONObjectWritable``).
@@ -83,41 +92,87 @@ package struct JSONObjectWriter {
         }
     }
 
-    package mutating func write(_ value: String, forKey key: StaticString) {
+    /// A string, escaped as `JSONEncoder` escapes it (slashes left alone).
+    ///
+    /// ```swift
+    /// object.write(note.author, forKey: "author")   // "author":"ann"
+    /// ```
+    public mutating func write(_ value: String, forKey key: StaticString) {
         self.key(key)
         JSONValueText.writeString(value, into: &bytes)
     }
 
-    package mutating func write(_ value: Int64, forKey key: StaticString) {
+    /// An integer as its decimal digits.
+    ///
+    /// ```swift
+    /// object.write(note.id, forKey: "id")   // "id":7
+    /// ```
+    public mutating func write(_ value: Int64, forKey key: StaticString) {
         self.key(key)
         JSONValueText.writeInteger(value, into: &bytes)
     }
 
-    package mutating func write(_ value: Int, forKey key: StaticString) {
+    /// An integer as its decimal digits.
+    ///
+    /// ```swift
+    /// object.write(note.likes, forKey: "likes")   // "likes":3
+    /// ```
+    public mutating func write(_ value: Int, forKey key: StaticString) {
         write(Int64(value), forKey: key)
     }
 
-    package mutating func write(_ value: Bool, forKey key: StaticString) {
+    /// An integer of any standard width as its decimal digits (`UInt64.max` included).
+    ///
+    /// ```swift
+    /// object.write(UInt8(200), forKey: "level")   // "level":200
+    /// ```
+    public mutating func write<T: FixedWidthInteger & Encodable>(_ value: T, forKey key: StaticString) {
+        self.key(key)
+        if let signed = Int64(exactly: value) {
+            JSONValueText.writeInteger(signed, into: &bytes)
+        } else {
+            JSONValueText.writeUnsigned(UInt64(value), into: &bytes)
+        }
+    }
+
+    /// `true` or `false`.
+    ///
+    /// ```swift
+    /// object.write(note.pinned, forKey: "pinned")   // "pinned":false
+    /// ```
+    public mutating func write(_ value: Bool, forKey key: StaticString) {
         self.key(key)
         JSONValueText.writeBool(value, into: &bytes)
     }
 
     /// A finite `Double` as its description (`1.0` as `1`); NaN and the infinities fail.
-    package mutating func write(_ value: Double, forKey key: StaticString) {
+    ///
+    /// ```swift
+    /// object.write(2.5, forKey: "score")   // "score":2.5
+    /// ```
+    public mutating func write(_ value: Double, forKey key: StaticString) {
         self.key(key)
         guard value.isFinite else { failed = true; return }
         JSONValueText.writeFloatingPoint(value.description, into: &bytes)
     }
 
     /// A date as ISO 8601 text with milliseconds; a date without such a text fails.
-    package mutating func write(_ value: Date, forKey key: StaticString) {
+    ///
+    /// ```swift
+    /// object.write(note.updated, forKey: "updated")   // "updated":"2026-11-28T04:30:00.000Z"
+    /// ```
+    public mutating func write(_ value: Date, forKey key: StaticString) {
         self.key(key)
         guard ISO8601.hasText(value) else { failed = true; return }
         JSONValueText.writeDate(value, into: &bytes)
     }
 
     /// An array of strings.
-    package mutating func write(_ value: [String], forKey key: StaticString) {
+    ///
+    /// ```swift
+    /// object.write(["a", "b"], forKey: "tags")   // "tags":["a","b"]
+    /// ```
+    public mutating func write(_ value: [String], forKey key: StaticString) {
         self.key(key)
         bytes.append(0x5B)
         for (position, element) in value.enumerated() {
@@ -135,8 +190,95 @@ package struct JSONObjectWriter {
         bytes.append(0x22)
     }
 
+    /// A value of a type without an overload of its own: the object fails, and the record is
+    /// encoded through its `encode(to:)` (see ``JSONObjectWritable``).
+    ///
+    /// ```swift
+    /// object.write(note.location, forKey: "location")   // any other Codable: falls back
+    /// ```
+    public mutating func write<T: Encodable>(_ value: T, forKey key: StaticString) {
+        self.key(key)
+        failed = true
+    }
+
     /// `value` unless it is `nil` (then nothing, as `encodeIfPresent` does).
-    package mutating func writeIfPresent(_ value: String?, forKey key: StaticString) {
+    ///
+    /// ```swift
+    /// object.writeIfPresent(note.lang, forKey: "lang")   // nothing when nil
+    /// ```
+    public mutating func writeIfPresent(_ value: String?, forKey key: StaticString) {
+        if let value { write(value, forKey: key) }
+    }
+
+    /// `value` unless it is `nil`.
+    ///
+    /// ```swift
+    /// object.writeIfPresent(note.replyTo, forKey: "replyTo")
+    /// ```
+    public mutating func writeIfPresent(_ value: Int64?, forKey key: StaticString) {
+        if let value { write(value, forKey: key) }
+    }
+
+    /// `value` unless it is `nil`.
+    ///
+    /// ```swift
+    /// object.writeIfPresent(note.rank, forKey: "rank")
+    /// ```
+    public mutating func writeIfPresent(_ value: Int?, forKey key: StaticString) {
+        if let value { write(value, forKey: key) }
+    }
+
+    /// `value` unless it is `nil`.
+    ///
+    /// ```swift
+    /// object.writeIfPresent(UInt16?(8), forKey: "width")
+    /// ```
+    public mutating func writeIfPresent<T: FixedWidthInteger & Encodable>(_ value: T?, forKey key: StaticString) {
+        if let value { write(value, forKey: key) }
+    }
+
+    /// `value` unless it is `nil`.
+    ///
+    /// ```swift
+    /// object.writeIfPresent(note.archived, forKey: "archived")
+    /// ```
+    public mutating func writeIfPresent(_ value: Bool?, forKey key: StaticString) {
+        if let value { write(value, forKey: key) }
+    }
+
+    /// `value` unless it is `nil`.
+    ///
+    /// ```swift
+    /// object.writeIfPresent(note.score, forKey: "score")
+    /// ```
+    public mutating func writeIfPresent(_ value: Double?, forKey key: StaticString) {
+        if let value { write(value, forKey: key) }
+    }
+
+    /// `value` unless it is `nil`.
+    ///
+    /// ```swift
+    /// object.writeIfPresent(note.due, forKey: "due")
+    /// ```
+    public mutating func writeIfPresent(_ value: Date?, forKey key: StaticString) {
+        if let value { write(value, forKey: key) }
+    }
+
+    /// `value` unless it is `nil`.
+    ///
+    /// ```swift
+    /// object.writeIfPresent(note.labels, forKey: "labels")
+    /// ```
+    public mutating func writeIfPresent(_ value: [String]?, forKey key: StaticString) {
+        if let value { write(value, forKey: key) }
+    }
+
+    /// `value` unless it is `nil`; a value of a type without an overload fails the object.
+    ///
+    /// ```swift
+    /// object.writeIfPresent(note.location, forKey: "location")
+    /// ```
+    public mutating func writeIfPresent<T: Encodable>(_ value: T?, forKey key: StaticString) {
         if let value { write(value, forKey: key) }
     }
 }

@@ -194,7 +194,13 @@ public struct Tweet: Codable, Sendable, Hashable, Identifiable {
 /// `Tweet`'s JSON form written member by member for export, keys in byte order: the same text as
 /// ``encode(to:)`` (`JSONObjectWritingTests` compares the two).
 extension Tweet: JSONObjectWritable {
-    package func writeJSONObject(to object: inout JSONObjectWriter) {
+    /// Writes this tweet's members for an export line, in their keys' byte order.
+    ///
+    /// ```swift
+    /// var writer = RecordJSONWriter()
+    /// try writer.appendObject(tweet, to: &line)   // calls this, or encode(to:) if it fails
+    /// ```
+    public func writeJSONObject(to object: inout JSONObjectWriter) {
         object.write(authorId, forKey: "authorId")
         object.write(decimalText: authorId, forKey: "authorIdStr")
         object.write(created, forKey: "created")
@@ -220,7 +226,12 @@ extension Tweet: JSONObjectWritable {
 /// ``init(from:)`` makes of it, or `nil` to leave anything unusual to ``init(from:)``
 /// (`JSONObjectReadingTests` compares the two).
 extension Tweet: JSONObjectReadable {
-    package init?(jsonObject json: inout JSONObjectReader) {
+    /// Reads a tweet from an import line's object, or `nil` to leave it to ``init(from:)``.
+    ///
+    /// ```swift
+    /// let tweet = Tweet(jsonObject: &json) ?? (try RecordJSON.decoder().decode(Tweet.self, from: line))
+    /// ```
+    public init?(jsonObject json: inout JSONObjectReader) {
         let authorId = json.id("authorId", twin: "authorIdStr")
         let created = json.date("created")
         let favoriteCount = json.integer("favoriteCount", as: Int.self)

@@ -127,7 +127,13 @@ public struct User: Codable, Sendable, Hashable, Identifiable {
 /// `User`'s JSON form written member by member for export, keys in byte order: the same text as
 /// ``encode(to:)`` (`JSONObjectWritingTests` compares the two).
 extension User: JSONObjectWritable {
-    package func writeJSONObject(to object: inout JSONObjectWriter) {
+    /// Writes this user's members for an export line, in their keys' byte order.
+    ///
+    /// ```swift
+    /// var writer = RecordJSONWriter()
+    /// try writer.appendObject(user, to: &line)   // calls this, or encode(to:) if it fails
+    /// ```
+    public func writeJSONObject(to object: inout JSONObjectWriter) {
         object.write(about, forKey: "about")
         object.write(id, forKey: "id")
         object.write(decimalText: id, forKey: "idStr")
@@ -143,7 +149,12 @@ extension User: JSONObjectWritable {
 /// ``init(from:)`` makes of it, or `nil` to leave anything unusual to ``init(from:)``
 /// (`JSONObjectReadingTests` compares the two).
 extension User: JSONObjectReadable {
-    package init?(jsonObject json: inout JSONObjectReader) {
+    /// Reads a user from an import line's object, or `nil` to leave it to ``init(from:)``.
+    ///
+    /// ```swift
+    /// let user = User(jsonObject: &json) ?? (try RecordJSON.decoder().decode(User.self, from: line))
+    /// ```
+    public init?(jsonObject json: inout JSONObjectReader) {
         let about = json.string("about")
         let id = json.id("id", twin: "idStr")
         let imageURL = json.string("imageURL")
