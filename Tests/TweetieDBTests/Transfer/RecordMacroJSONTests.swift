@@ -28,6 +28,11 @@ struct MacroJSONNote: Equatable {
     var `default`: Bool?
 }
 
+/// A `Codable` value without a direct JSON text.
+struct MacroJSONPoint: Codable, Equatable {
+    var x: Int
+}
+
 /// The same fields with synthesized `Codable`: the reference text.
 struct MacroJSONNoteMirror: Codable, Equatable {
     var id: Int64, alpha: Bool, Zeta: String, a9: UInt64, a10: Int32, score: Double, updated: Date, tags: [String]
@@ -146,6 +151,35 @@ struct RecordMacroJSONTests {
         note.ratio = nil
         note.due = Date(timeIntervalSince1970: 1e300)
         #expect(Self.written(note) == nil)
+    }
+
+    /// The generic overloads, which generated code lands on when a name the macro recognizes is
+    /// another type in the user's module (a `struct Date` of their own): a value of a type without
+    /// a direct text fails the object, so the record goes through `Codable`; absent or `null`
+    /// optionals are still `nil`.
+    @Test func valuesOfOtherTypesFailTheObject() throws {
+        var object = JSONObjectWriter()
+        object.write(Int64(1), forKey: "id")
+        object.writeIfPresent(MacroJSONPoint?.none, forKey: "none")
+        #expect(!object.failed)
+        object.write(MacroJSONPoint(x: 1), forKey: "point")
+        #expect(object.failed)
+        var optional = JSONObjectWriter()
+        optional.writeIfPresent(MacroJSONPoint?.some(MacroJSONPoint(x: 2)), forKey: "point")
+        #expect(optional.failed)
+
+        let json = Array(#"{"absent":null,"point":{"x":1}}"#.utf8)
+        try json.withUnsafeBytes { bytes in
+            let tape = try JSONTape.parse(bytes, rejectingAmbiguousKeys: true)
+            tape.entries.withUnsafeBufferPointer { entries in
+                var reader = JSONObjectReader(view: JSONTapeView(entries: entries, bytes: tape.bytes))
+                let missing: MacroJSONPoint? = reader.value("missing")
+                let absent: MacroJSONPoint? = reader.valueIfPresent("absent")
+                #expect(missing == nil && absent == nil && !reader.failed)
+                let point: MacroJSONPoint? = reader.value("point")
+                #expect(point == nil && reader.failed)
+            }
+        }
     }
 
     @Test func exportedObjectsReadAsJSONDecoderReadsThem() throws {
