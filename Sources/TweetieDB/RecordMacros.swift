@@ -28,6 +28,7 @@ import TweetieDBCore
 @attached(extension, conformances: Record, RecordCodable, Identifiable, JSONObjectWritable, JSONObjectReadable,
           names: named(collectionName), named(indexes), named(CodingKeys), named(init(from:)), named(encode(to:)),
           named(writeJSONObject(to:)), named(init(jsonObject:)))
+@attached(member, names: arbitrary)
 public macro Record() = #externalMacro(module: "TweetieDBMacros", type: "RecordMacro")
 
 /// Makes a struct a record stored in the collection `collection` (letters, digits, `_`, `-`).
@@ -39,6 +40,7 @@ public macro Record() = #externalMacro(module: "TweetieDBMacros", type: "RecordM
 @attached(extension, conformances: Record, RecordCodable, Identifiable, JSONObjectWritable, JSONObjectReadable,
           names: named(collectionName), named(indexes), named(CodingKeys), named(init(from:)), named(encode(to:)),
           named(writeJSONObject(to:)), named(init(jsonObject:)))
+@attached(member, names: arbitrary)
 public macro Record(collection: String) = #externalMacro(module: "TweetieDBMacros", type: "RecordMacro")
 
 /// Declares a single-field index on a property of a `@Record` struct, named after the property

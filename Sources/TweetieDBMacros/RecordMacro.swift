@@ -15,7 +15,41 @@ import SwiftSyntaxMacros
 /// own (``JSONMemberType``), it also adds `writeJSONObject(to:)` and `init?(jsonObject:)`
 /// (`JSONObjectWritable`, `JSONObjectReadable`): export and import then write and read the
 /// members by name, in their keys' byte order, without an `Encoder` or a `Decoder`.
-public struct RecordMacro: ExtensionMacro {
+///
+/// A struct nested in another type also gets, inside its body, a `typealias _RecordValue_<name>`
+/// per stored property (the member role): the extension is declared at file scope, where a
+/// property type that is the enclosing type's member (`Feed.Location` written `Location`)
+/// cannot be found, so the extension's members name the types through those aliases.
+public struct RecordMacro: ExtensionMacro, MemberMacro {
+    /// The member role: for a struct nested in another type, the aliases of its properties'
+    /// types, resolved where the struct is declared.
+    public static func expansion(
+        of node: AttributeSyntax,
+        providingMembersOf declaration: some DeclGroupSyntax,
+        in context: some MacroExpansionContext
+    ) throws -> [DeclSyntax] {
+        guard let structDecl = declaration.as(StructDeclSyntax.self), isNested(structDecl, in: context) else {
+            return []
+        }
+        let members = RecordMembers(of: structDecl, in: SilentExpansionContext(context))
+        guard !members.hasErrors else {
+            return []
+        }
+        return members.properties.map { "typealias \(raw: $0.typeAlias) = \(raw: $0.valueType)" }
+    }
+
+    /// Whether the struct is declared inside another type (or an extension of one).
+    static func isNested(_ structDecl: StructDeclSyntax, in context: some MacroExpansionContext) -> Bool {
+        var contexts = context.lexicalContext[...]
+        if let first = contexts.first?.as(StructDeclSyntax.self), first.name.text == structDecl.name.text {
+            contexts = contexts.dropFirst()
+        }
+        return contexts.contains { context in
+            context.is(StructDeclSyntax.self) || context.is(EnumDeclSyntax.self) || context.is(ClassDeclSyntax.self)
+                || context.is(ActorDeclSyntax.self) || context.is(ExtensionDeclSyntax.self) || context.is(ProtocolDeclSyntax.self)
+        }
+    }
+
     public static func expansion(
         of node: AttributeSyntax,
         attachedTo declaration: some DeclGroupSyntax,
@@ -37,7 +71,9 @@ public struct RecordMacro: ExtensionMacro {
         }
         let typeName = type.trimmedDescription
         let access = accessPrefix(structDecl.modifiers)
-        let properties = members.properties
+        // Nested: the member role declared an alias of each property's type inside the struct.
+        let nested = isNested(structDecl, in: context)
+        let properties = members.properties.map { nested ? $0.spelledThroughAlias() : $0 }
         var lines: [String] = []
         if let collection {
             lines.append("\(access)static var collectionName: String { \(collection) }")
@@ -60,7 +96,7 @@ public struct RecordMacro: ExtensionMacro {
         lines.append(fastInit(properties, access: access))
 
         // The direct JSON paths: only where they write and read exactly what the Codable members do.
-        let jsonTypesKnown = properties.allSatisfy { JSONMemberType(valueType: $0.valueType) != nil }
+        let jsonTypesKnown = members.properties.allSatisfy { JSONMemberType(valueType: $0.valueType) != nil }
         let writesJSON = jsonTypesKnown && !members.declaresCodingKeys && !members.declaresEncode
             && protocols.contains { $0.trimmedDescription.hasSuffix("JSONObjectWritable") }
         let readsJSON = jsonTypesKnown && !members.declaresCodingKeys && !members.declaresDecodableInit

@@ -27,6 +27,16 @@ struct RecordProperty {
 
     /// The name of the local that collects the field in the generated `init(from:)`.
     var local: String { "_" + key }
+
+    /// The name of the alias of ``valueType`` that the member role declares in a nested struct.
+    var typeAlias: String { "_RecordValue_" + key }
+
+    /// This property with ``valueType`` spelled through ``typeAlias`` (for a nested struct's
+    /// extension, where the type as written may not be found).
+    func spelledThroughAlias() -> RecordProperty {
+        RecordProperty(name: name, key: key, type: type, valueType: typeAlias, isOptional: isOptional, defaultValue: defaultValue,
+                       indexed: indexed, declaration: declaration, isInterned: isInterned)
+    }
 }
 
 /// The members of a `@Record` struct that the expansion needs, and the problems found in them.

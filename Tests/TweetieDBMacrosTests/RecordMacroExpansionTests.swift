@@ -485,4 +485,79 @@ struct RecordMacroExpansionTests {
             """
         )
     }
+
+    /// A struct nested in another type gets an alias of each property's type inside its body,
+    /// and the extension (at file scope, where `Location` alone names nothing) names the types
+    /// through them.
+    @Test func aNestedStructNamesItsTypesThroughAliases() {
+        assertRecordExpansion(
+            """
+            enum Feed {
+                struct Location: Codable {}
+                @Record
+                struct Post {
+                    var id: Int64
+                    var location: Location?
+                }
+            }
+            """,
+            expandedSource: """
+            enum Feed {
+                struct Location: Codable {}
+                struct Post {
+                    var id: Int64
+                    var location: Location?
+
+                    typealias _RecordValue_id = Int64
+
+                    typealias _RecordValue_location = Location
+                }
+            }
+
+            extension Feed.Post: Record, RecordCodable, Identifiable {
+                static var collectionName: String {
+                    "Post"
+                }
+
+                enum CodingKeys: String, CodingKey {
+                    case id, location
+                }
+
+                init(from decoder: any Decoder) throws {
+                    let container = try decoder.container(keyedBy: CodingKeys.self)
+                    self.id = try container.decode(_RecordValue_id.self, forKey: .id)
+                    self.location = try container.decodeIfPresent(_RecordValue_location.self, forKey: .location)
+                }
+
+                func encode(to encoder: any Encoder) throws {
+                    var container = encoder.container(keyedBy: CodingKeys.self)
+                    try container.encode(self.id, forKey: .id)
+                    try container.encodeIfPresent(self.location, forKey: .location)
+                }
+
+                func encode(to writer: inout TweetieDB.RecordWriter) {
+                    writer.write(self.id, forKey: "id")
+                    writer.write(self.location, forKey: "location")
+                }
+
+                init(from reader: inout TweetieDB.RecordFieldReader) throws {
+                    var _id: _RecordValue_id? = nil
+                    var _location: _RecordValue_location? = nil
+                    while let field = try reader.nextField() {
+                        switch field.name {
+                        case "id":
+                            _id = try field.decode(_RecordValue_id.self)
+                        case "location":
+                            _location = try field.decodeIfPresent(_RecordValue_location.self)
+                        default:
+                            break
+                        }
+                    }
+                    self.id = try reader.require(_id, forKey: "id")
+                    self.location = _location
+                }
+            }
+            """
+        )
+    }
 }
