@@ -112,6 +112,26 @@ public final class RawLMDBStore {
         }
     }
 
+    /// Puts each `(database, key, value)` in one write transaction, and commits it: `database`
+    /// 0 is the unnamed database, `j + 1` the index database `j`.
+    ///
+    /// ```swift
+    /// try raw.commit([(0, key, record), (1, createdEntry, key)])
+    /// ```
+    public func commit(_ puts: [(database: Int, key: [UInt8], value: [UInt8])]) throws {
+        var txn: OpaquePointer?
+        try Self.check(mdb_txn_begin(env, nil, 0, &txn), "mdb_txn_begin", path)
+        do {
+            for put in puts {
+                try self.put(txn, put.database == 0 ? dbi : indexDbis[put.database - 1], put.key, put.value, flags: 0)
+            }
+            try Self.check(mdb_txn_commit(txn), "mdb_txn_commit", path)
+        } catch {
+            mdb_txn_abort(txn)
+            throw error
+        }
+    }
+
     private func put(_ txn: OpaquePointer?, _ dbi: MDB_dbi, _ key: [UInt8], _ value: [UInt8], flags: UInt32) throws {
         try key.withUnsafeBytes { k in
             try value.withUnsafeBytes { v in
