@@ -12,14 +12,15 @@ extension Suites {
     /// `Tweet` writes beside it, each in its own B-tree: the two index entries, a change-log
     /// entry under the next sequence and the log's last-sequence key. What the store adds to
     /// the 5-tree figure is its own cost; what the 5-tree figure adds to the floor is LMDB's.
+    /// `metaSync: false` opens the environment with `MDB_NOMETASYNC` (as `.noMetaSync`).
     ///
     /// ```swift
     /// let stats = try Suites.rawSmallCommits(trees: 5, commits: 300)
     /// ```
-    public static func rawSmallCommits(trees: Int, commits: Int, preload: Int = 10_000) throws -> LatencyStats {
+    public static func rawSmallCommits(trees: Int, commits: Int, preload: Int = 10_000, metaSync: Bool = true) throws -> LatencyStats {
         precondition(trees == 1 || trees == 5, "rawSmallCommits: trees is 1 or 5")
         let path = TemporaryPath.make("raw-commits")
-        let raw = try RawLMDBStore(path: path, mapSize: 16 << 30, indexes: trees - 1)
+        let raw = try RawLMDBStore(path: path, mapSize: 16 << 30, metaSync: metaSync, indexes: trees - 1)
         defer { raw.close(); try? FileManager.default.removeItem(atPath: path) }
         let generator = TweetGenerator()
         let encoder = RecordEncoder()

@@ -5,13 +5,17 @@ import TweetieDB
 // CommitLoop: suite 2's small commits alone, to watch under strace or perf.
 //
 //   CommitLoop [--durability full|noMetaSync|noSync] [--commits N] [--preload N] [--writers N]
+//              [--raw TREES]
+//
+// `--raw 1` or `--raw 5`: the same commits through LMDB's C API alone (suite 2's rows "against
+// LMDB alone": the record only, or with the 4 entries a store commit writes beside it), no store.
 //
 // It preloads the store, writes the line "commits begin" to stderr (a `write` to fd 2 that marks
 // where the commits start in a trace), then makes the commits: one-record transactions, one after
 // another (`--writers 1`, synchronous `write`) or from N tasks at once (async `write`).
 
 var durability = StoreConfiguration.Durability.full
-var commits = 1_000, preload = 10_000, writers = 1
+var commits = 1_000, preload = 10_000, writers = 1, rawTrees = 0
 var arguments = CommandLine.arguments.dropFirst()
 while let flag = arguments.popFirst() {
     guard let value = arguments.popFirst() else {
@@ -28,12 +32,18 @@ while let flag = arguments.popFirst() {
     case "--commits": commits = Int(value) ?? commits
     case "--preload": preload = Int(value) ?? preload
     case "--writers": writers = max(1, Int(value) ?? writers)
+    case "--raw": rawTrees = Int(value) == 5 ? 5 : 1
     default:
         FileHandle.standardError.write(Data("CommitLoop: unknown flag \(flag)\n".utf8))
         exit(2)
     }
 }
 
+if rawTrees > 0 {
+    let stats = try Suites.rawSmallCommits(trees: rawTrees, commits: commits, preload: preload)
+    print("\(commits) commits, raw LMDB with \(rawTrees) B-tree(s): p50 \(Double(stats.p50) / 1e6) ms, p99 \(Double(stats.p99) / 1e6) ms, \(Int(1e9 / stats.mean)) commits/s")
+    exit(0)
+}
 let fixture = try TweetieFixture(durability: durability)
 defer { fixture.close() }
 try fixture.fill(count: preload)

@@ -20,20 +20,21 @@ public final class RawLMDBStore {
     /// ```
     public let path: String
 
-    /// Opens (creating) the environment in `path`; `sync: false` opens it with `MDB_NOSYNC`.
+    /// Opens (creating) the environment in `path`; `sync: false` opens it with `MDB_NOSYNC`,
+    /// `metaSync: false` with `MDB_NOMETASYNC`.
     /// `indexes` named databases (`index0`, `index1`, …) are created beside the unnamed one
     /// for ``putAll(keys:values:indexEntries:)``.
     ///
     /// ```swift
     /// let raw = try RawLMDBStore(path: dir, mapSize: 1 << 32)
     /// ```
-    public init(path: String, mapSize: Int, sync: Bool = true, indexes: Int = 0) throws {
+    public init(path: String, mapSize: Int, sync: Bool = true, metaSync: Bool = true, indexes: Int = 0) throws {
         self.path = path
         try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
         try Self.check(mdb_env_create(&env), "mdb_env_create", path)
         try Self.check(mdb_env_set_mapsize(env, mapSize), "mdb_env_set_mapsize", path)
         try Self.check(mdb_env_set_maxdbs(env, MDB_dbi(indexes)), "mdb_env_set_maxdbs", path)
-        let flags = UInt32(sync ? 0 : MDB_NOSYNC)
+        let flags = UInt32(sync ? 0 : MDB_NOSYNC) | UInt32(metaSync ? 0 : MDB_NOMETASYNC)
         try Self.check(mdb_env_open(env, path, flags, 0o600), "mdb_env_open", path)
         var txn: OpaquePointer?
         try Self.check(mdb_txn_begin(env, nil, 0, &txn), "mdb_txn_begin", path)
