@@ -244,7 +244,7 @@ public enum Suites {
     /// var live = LiveIDs(count: n)
     /// let stats = try await Suites.tweetieNotification(store: fixture.store, live: &live, commits: 30)
     /// ```
-    public static func tweetieNotification(store: Store, live: inout LiveIDs, commits: Int, k: Int = 100, seed: UInt64 = 99) async throws -> LatencyStats {
+    public static func tweetieNotification(store: Store, live: inout LiveIDs, commits: Int, k: Int = 100, seed: UInt64 = 99) async throws -> NotificationLatencies {
         let observer = try await TweetieTimelineObserver.start(store: store, query: timeline)
         defer { observer.stop() }
         return try await notificationLatencies(of: "TweetieDB", live: &live, commits: commits, k: k, seed: seed, timeout: 120,
@@ -256,16 +256,33 @@ public enum Suites {
     /// ```swift
     /// let stats = try await Suites.grdbNotification(peer: peer, live: &live, commits: 10)
     /// ```
-    public static func grdbNotification(peer: GRDBPeer, live: inout LiveIDs, commits: Int, k: Int = 100, seed: UInt64 = 99) async throws -> LatencyStats {
+    public static func grdbNotification(peer: GRDBPeer, live: inout LiveIDs, commits: Int, k: Int = 100, seed: UInt64 = 99) async throws -> NotificationLatencies {
         let observer = try await GRDBTimelineObserver.start(peer: peer)
         defer { observer.stop() }
         return try await notificationLatencies(of: "GRDB", live: &live, commits: commits, k: k, seed: seed, timeout: 300,
                                                mailbox: observer.mailbox) { batch in try batch.apply(to: peer) }
     }
 
+    /// Suite 4's figures for one peer: the whole latency, and its two parts.
+    ///
+    /// ```swift
+    /// print(stats.total.p50, stats.write.p50, stats.afterWrite.p50)
+    /// ```
+    public struct NotificationLatencies: Sendable {
+        /// Just before the write → the consumer holds the changeset (the suite's figure).
+        public var total: LatencyStats
+        /// The write call alone: the commit, with its syncs.
+        public var write: LatencyStats
+        /// The write call returned → the consumer holds the changeset; 0 when the changeset
+        /// arrived first (an observer is woken as soon as the commit is visible, while the
+        /// writer's thread is still returning).
+        public var afterWrite: LatencyStats
+    }
+
     /// The loop both notification measurements share: `commits` times, draw a ``ChangeBatch`` of
     /// `k` changes, `apply` it, wait (at most `timeout` s) for the delivery in `mailbox`, check its
-    /// row count against `live`, and keep the latency from just before `apply`.
+    /// row count against `live`, and keep the latency from just before `apply`, and when `apply`
+    /// returned.
     ///
     /// ```swift
     /// let stats = try await Suites.notificationLatencies(of: "TweetieDB", live: &live, commits: 30, mailbox: observer.mailbox) {
@@ -274,21 +291,24 @@ public enum Suites {
     /// ```
     public static func notificationLatencies(of name: String, live: inout LiveIDs, commits: Int, k: Int = 100, seed: UInt64 = 99,
                                              timeout: Double = 120, mailbox: Mailbox<Delivery>,
-                                             apply: (ChangeBatch) throws -> Void) async throws -> LatencyStats {
+                                             apply: (ChangeBatch) throws -> Void) async throws -> NotificationLatencies {
         var rng = SplitMix64(seed: seed)
         let generator = TweetGenerator()
-        var samples: [UInt64] = []
+        var samples: [UInt64] = [], writes: [UInt64] = [], afterWrites: [UInt64] = []
         for _ in 0..<commits {
             let batch = ChangeBatch.make(k: k, live: &live, generator: generator, rng: &rng)
             let start = Nanoseconds.monotonic()
             try apply(batch)
+            let written = Nanoseconds.monotonic()
             let delivery = try await mailbox.take(timeout: timeout, waitingFor: "a \(name) changeset")
             guard delivery.resultCount == live.count else {
                 throw SuiteError("\(name) delivered \(delivery.resultCount) rows, the store holds \(live.count)")
             }
             samples.append(delivery.at - start)
+            writes.append(written - start)
+            afterWrites.append(delivery.at > written ? delivery.at - written : 0)
         }
-        return LatencyStats(samples)
+        return NotificationLatencies(total: LatencyStats(samples), write: LatencyStats(writes), afterWrite: LatencyStats(afterWrites))
     }
 
     // MARK: 5. Cross-process notification
