@@ -3,11 +3,11 @@
 /// Size limits shared by every ``RankedTree`` node.
 enum RankedTreeLayout {
     /// Maximum number of elements in a leaf.
-    static let maxLeafCount = 64
+    static let maxLeafCount = 32
     /// Maximum number of children of an internal node.
     static let maxChildCount = 64
     /// Number of elements a bulk-built leaf is filled with (room is left for later inserts).
-    static let bulkLeafFill = 48
+    static let bulkLeafFill = 24
     /// Number of children a bulk-built internal node is filled with.
     static let bulkChildFill = 48
     /// A non-root leaf holding fewer elements than this is merged or rebalanced with a sibling.
