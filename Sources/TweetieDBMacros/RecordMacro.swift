@@ -16,8 +16,8 @@ import SwiftSyntaxMacros
 /// (`JSONObjectWritable`, `JSONObjectReadable`): export and import then write and read the
 /// members by name, in their keys' byte order, without an `Encoder` or a `Decoder`.
 ///
-/// A struct nested in another type also gets, inside its body, a `typealias _RecordValue_<name>`
-/// per stored property (the member role): the extension is declared at file scope, where a
+/// A struct nested in another type also gets, inside its body, a `private typealias
+/// _RecordValue_<name>` per stored property (the member role): the extension is declared at file scope, where a
 /// property type that is the enclosing type's member (`Feed.Location` written `Location`)
 /// cannot be found, so the extension's members name the types through those aliases.
 public struct RecordMacro: ExtensionMacro, MemberMacro {
@@ -35,7 +35,9 @@ public struct RecordMacro: ExtensionMacro, MemberMacro {
         guard !members.hasErrors else {
             return []
         }
-        return members.properties.map { "typealias \(raw: $0.typeAlias) = \(raw: $0.valueType)" }
+        // Private: only the macro's own extension (same file) names them, and a private alias may
+        // stand for a private type of the enclosing one.
+        return members.properties.map { "private typealias \(raw: $0.typeAlias) = \(raw: $0.valueType)" }
     }
 
     /// Whether the struct is declared inside another type (or an extension of one).

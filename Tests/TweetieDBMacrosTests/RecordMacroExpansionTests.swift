@@ -508,9 +508,9 @@ struct RecordMacroExpansionTests {
                     var id: Int64
                     var location: Location?
 
-                    typealias _RecordValue_id = Int64
+                    private typealias _RecordValue_id = Int64
 
-                    typealias _RecordValue_location = Location
+                    private typealias _RecordValue_location = Location
                 }
             }
 

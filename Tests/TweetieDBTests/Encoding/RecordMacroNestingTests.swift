@@ -17,6 +17,24 @@ enum MacroFeed {
         case post, reply
     }
 
+    /// Private to the namespace: the aliases must not be more visible than it.
+    private struct Secret: Codable, Equatable, Sendable {
+        var code: Int
+    }
+
+    @Record(collection: "macro_feed_drafts")
+    struct Draft: Equatable {
+        var id: Int64
+        private var secret: Secret?
+
+        init(id: Int64, code: Int?) {
+            self.id = id
+            self.secret = code.map { Secret(code: $0) }
+        }
+
+        var code: Int? { secret?.code }
+    }
+
     @Record(collection: "macro_feed_posts")
     struct Post: Equatable {
         var id: Int64
@@ -93,6 +111,16 @@ struct RecordMacroNestingTests {
         #expect(try target.importNDJSON(from: fd, mode: .merge).records == Self.posts.count + marks.count)
         #expect(try target.read { try $0.fetch(Query<MacroFeed.Post>()) } == Self.posts)
         #expect(try target.read { try $0.fetch(Query<MacroFeed.Mark>()) } == marks)
+    }
+
+    @Test func aPropertyOfAPrivateTypeOfTheNamespace() throws {
+        let drafts = [MacroFeed.Draft(id: 1, code: 7), MacroFeed.Draft(id: 2, code: nil)]
+        let store = try Store.temporary(collections: [MacroFeed.Draft.self])
+        defer { store.close() }
+        try store.write { try $0.add(contentsOf: drafts, update: .all) }
+        let back = try store.read { try $0.fetch(Query<MacroFeed.Draft>()) }
+        #expect(back == drafts && back.map(\.code) == [7, nil])
+        #expect(String(decoding: try RecordJSON.encoder().encode(drafts[0]), as: UTF8.self) == #"{"id":1,"secret":{"code":7}}"#)
     }
 
     @Test func aNamespacesOwnDateIsWrittenAndReadThroughCodable() throws {
