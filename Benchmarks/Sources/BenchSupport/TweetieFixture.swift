@@ -44,15 +44,17 @@ public final class TweetieFixture: @unchecked Sendable {
         return configuration
     }
 
-    /// Opens a new store in a new temporary directory (or at `path`).
+    /// Opens a new store in a new temporary directory (or at `path`), registering `collections`
+    /// (`Tweet` unless given).
     ///
     /// ```swift
     /// let fixture = try TweetieFixture(durability: .full)
     /// ```
-    public init(durability: StoreConfiguration.Durability = .full, path: String? = nil, seed: UInt64 = 0x5EED) throws {
+    public init(durability: StoreConfiguration.Durability = .full, path: String? = nil, seed: UInt64 = 0x5EED,
+                collections: [any Record.Type] = [Tweet.self]) throws {
         self.path = path ?? TemporaryPath.make("tweetie")
         generator = TweetGenerator(seed: seed)
-        store = try Store.open(at: self.path, configuration: Self.configuration(durability: durability), collections: [Tweet.self])
+        store = try Store.open(at: self.path, configuration: Self.configuration(durability: durability), collections: collections)
     }
 
     /// Adds the tweets with ids `1...count` in transactions of at most `batch` records.
@@ -61,11 +63,21 @@ public final class TweetieFixture: @unchecked Sendable {
     /// try fixture.fill(count: 1_000_000)
     /// ```
     public func fill(count: Int, batch: Int = 100_000) throws {
+        try fill(count: count, batch: batch) { $0 }
+    }
+
+    /// Adds the tweets with ids `1...count`, each batch made into records by `records` (another
+    /// record type with `Tweet`'s fields), in transactions of at most `batch` records.
+    ///
+    /// ```swift
+    /// try fixture.fill(count: 200_000) { $0.map(MacroTweet.init) }
+    /// ```
+    public func fill<R: Record>(count: Int, batch: Int = 100_000, _ records: ([Tweet]) -> [R]) throws {
         var start = 0
         while start < count {
             let end = min(count, start + batch)
-            let tweets = generator.tweets(Int64(start + 1)..<Int64(end + 1))
-            try store.write { tx in try tx.add(contentsOf: tweets, update: .all) }
+            let batchRecords = records(generator.tweets(Int64(start + 1)..<Int64(end + 1)))
+            try store.write { tx in try tx.add(contentsOf: batchRecords, update: .all) }
             start = end
         }
     }

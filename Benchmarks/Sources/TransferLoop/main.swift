@@ -73,16 +73,16 @@ func measure(_ label: String, _ body: () throws -> Int) rethrows {
     print("\(label): \(count) records in \(String(format: "%.3f", seconds)) s = \(Int(Double(count) / seconds))/s; CPU \(String(format: "%.3f", used)) s = \(String(format: "%.2f", used * 1e6 / Double(count))) µs/record")
 }
 
-/// A fresh store of the measured type, holding `count` records, and its directory.
-func makeStore(_ type: String, durability: StoreConfiguration.Durability, count: Int) throws -> (store: Store, path: String) {
-    if type == "macro" { return try Suites.macroTweetStore(durability: durability, count: count) }
+/// A fresh store of the measured type, holding `count` records.
+func makeFixture(_ type: String, durability: StoreConfiguration.Durability, count: Int) throws -> TweetieFixture {
+    if type == "macro" { return try Suites.macroTweetFixture(durability: durability, count: count) }
     let fixture = try TweetieFixture(durability: durability)
     try fixture.fill(count: count)
-    return (fixture.store, fixture.path)
+    return fixture
 }
 
-let source = try makeStore(type, durability: .noSync, count: records)
-defer { source.store.close(); try? FileManager.default.removeItem(atPath: source.path) }
+let source = try makeFixture(type, durability: .noSync, count: records)
+defer { source.close() }
 let file = source.path + ".ndjson"
 defer { unlink(file) }
 _ = try Suites.tweetieExportNDJSON(store: source.store, to: file)
@@ -103,9 +103,8 @@ for round in 1...rounds {
         try measure("export \(round)") { try Suites.tweetieExportNDJSON(store: source.store, to: file) }
     }
     if only != "export" {
-        let target = try makeStore(type, durability: durability, count: 0)
+        let target = try makeFixture(type, durability: durability, count: 0)
         try measure("import \(round)") { try Suites.tweetieImportNDJSON(from: file, into: target.store) }
-        target.store.close()
-        try? FileManager.default.removeItem(atPath: target.path)
+        target.close()
     }
 }
