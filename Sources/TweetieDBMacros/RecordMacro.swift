@@ -176,7 +176,7 @@ public struct RecordMacro: ExtensionMacro, MemberMacro {
             for property in properties {
                 let shared = property.isInterned ? "Shared" : ""
                 // A defaulted property also takes a stored nil as "absent", like the Codable path.
-                let method = property.isOptional || property.defaultValue != nil ? "decode\(shared)IfPresent" : "decode\(shared)"
+                let method = property.mayBeAbsent ? "decode\(shared)IfPresent" : "decode\(shared)"
                 body.append("case \"\(property.key)\":\n\(property.local) = try field.\(method)(\(property.valueType).self)")
             }
             body.append("default:\nbreak\n}\n}")
@@ -209,10 +209,10 @@ public struct RecordMacro: ExtensionMacro, MemberMacro {
     static func jsonInit(_ properties: [RecordProperty], access: String) -> String {
         var body: [String] = []
         for property in sortedByKeyBytes(properties) {
-            let method = property.isOptional || property.defaultValue != nil ? "valueIfPresent" : "value"
+            let method = property.mayBeAbsent ? "valueIfPresent" : "value"
             body.append("let \(property.local): \(property.valueType)? = json.\(method)(\"\(property.key)\")")
         }
-        let required = properties.filter { !$0.isOptional && $0.defaultValue == nil }.map { "let \($0.local)" }
+        let required = properties.filter { !$0.mayBeAbsent }.map { "let \($0.local)" }
         body.append("guard \((["!json.failed"] + required).joined(separator: ", ")) else {\nreturn nil\n}")
         for property in properties {
             if property.isOptional || property.defaultValue == nil {

@@ -28,6 +28,10 @@ struct RecordProperty {
     /// The name of the local that collects the field in the generated `init(from:)`.
     var local: String { "_" + key }
 
+    /// Whether the generated readers may find the field absent (or `null`): an optional, or a
+    /// property with a default value, which is then used (as `decodeIfPresent(_:forKey:) ?? default`).
+    var mayBeAbsent: Bool { isOptional || defaultValue != nil }
+
     /// The name of the alias of ``valueType`` that the member role declares in a nested struct.
     var typeAlias: String { "_RecordValue_" + key }
 

@@ -62,12 +62,7 @@ struct WriterCommand: AsyncParsableCommand {
 
     /// One synchronous `store.write` after another, on this thread.
     private func runSynchronously() throws {
-        let store: Store
-        do {
-            store = try TortureDatabase.open(db, durability: durability.value, mapSize: mapSize)
-        } catch {
-            throw TortureError("writer cannot open \(db): \(error)")
-        }
+        let store = try openStore()
         defer { store.close() }
         var workload = try WriterWorkload(store: store, idBase: idBase, sharedIDs: sharedIDs, seed: seed, tag: tag, maxRecords: maxRecords)
         Out.line("ready \(try store.read { try $0.lastChangeSequence() })")
@@ -107,12 +102,7 @@ struct WriterCommand: AsyncParsableCommand {
     /// `await store.write` until the deadline (or the kill), so that their writes queue on the
     /// store's writer thread and share group commits.
     private func runAsyncWriters() async throws {
-        let store: Store
-        do {
-            store = try TortureDatabase.open(db, durability: durability.value, mapSize: mapSize)
-        } catch {
-            throw TortureError("writer cannot open \(db): \(error)")
-        }
+        let store = try openStore()
         defer { store.close() }
         var workloads: [WriterWorkload] = []
         for lane in 0..<asyncWriters {
@@ -163,6 +153,15 @@ struct WriterCommand: AsyncParsableCommand {
             return try await group.reduce(0, +)
         }
         Out.line("done \(commits) map \(store.info().mapSize)")
+    }
+
+    /// The database, opened as the options say.
+    private func openStore() throws -> Store {
+        do {
+            return try TortureDatabase.open(db, durability: durability.value, mapSize: mapSize)
+        } catch {
+            throw TortureError("writer cannot open \(db): \(error)")
+        }
     }
 
     /// How many ids each async task owns, from `--id-base + task × laneWidth`.

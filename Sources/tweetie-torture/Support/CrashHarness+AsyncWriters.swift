@@ -78,7 +78,7 @@ extension CrashHarness {
                 return
             }
             for entry in slice.entries {
-                let actual = Set((entry.changes[Tweet.collectionName] ?? []).map { KeyedChange(key: $0.key, kind: $0.kind) })
+                let actual = loggedChanges(entry)
                 if let ack = acks[entry.sequence] {
                     if actual != expectedChanges(ack.items, before: expected) || !entry.unlistedCollections.isEmpty {
                         fail(trial, "change-log entry \(entry.sequence) lists \(actual.count) change(s) that do not match its acknowledged transaction's \(ack.items.count)")

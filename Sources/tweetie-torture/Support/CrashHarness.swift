@@ -196,7 +196,7 @@ final class CrashHarness {
                     continue
                 }
                 let expected = expectedChanges(item.items, before: before)
-                let actual = Set((entry.changes[Tweet.collectionName] ?? []).map { KeyedChange(key: $0.key, kind: $0.kind) })
+                let actual = loggedChanges(entry)
                 if actual != expected || !entry.unlistedCollections.isEmpty {
                     fail(trial, "change-log entry \(item.sequence) lists \(actual.count) change(s) that do not match its transaction's \(expected.count)")
                 }
@@ -246,6 +246,11 @@ final class CrashHarness {
     struct KeyedChange: Hashable {
         var key: [UInt8]
         var kind: ChangeKind
+    }
+
+    /// The tweets' changes a change-log entry lists.
+    func loggedChanges(_ entry: ChangeLogEntry) -> Set<KeyedChange> {
+        Set((entry.changes[Tweet.collectionName] ?? []).map { KeyedChange(key: $0.key, kind: $0.kind) })
     }
 
     func expectedChanges(_ items: [WrittenItem], before: AckModel) -> Set<KeyedChange> {
