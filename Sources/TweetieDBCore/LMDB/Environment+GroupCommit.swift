@@ -13,35 +13,30 @@
 /// write runs again alone, so each gets its own outcome. A body may therefore run more than once,
 /// which every write body must already allow.
 extension Environment {
-    /// Runs `writes` (queued in this order on the writer thread) and reports each one's outcome
-    /// after the commit that made it durable, or its failure. Called on the writer thread.
+    /// Runs `writes` (queued in this order on the writer thread) and returns each one's outcome:
+    /// `nil` once it is committed and durable, or its error. Called on the writer thread, which
+    /// answers each write with its outcome.
     ///
     /// ```swift
-    /// env.commitGroup([first, second, third]) // one commit, three answers
+    /// let outcomes = env.commitGroup([first, second, third]) // one commit, three outcomes
     /// ```
-    func commitGroup(_ writes: [QueuedWrite]) {
-        guard writes.count > 1 else {
-            writes.forEach(runAlone)
-            return
-        }
-        let outcomes: [(any Error)?]
+    func commitGroup(_ writes: [QueuedWrite]) -> [(any Error)?] {
+        guard writes.count > 1 else { return writes.map(runAlone) }
         do {
-            outcomes = try runGroup(writes)
+            return try runGroup(writes)
         } catch {
             // The group's own transaction failed, not a body: run each write alone for its own outcome.
-            writes.forEach(runAlone)
-            return
+            return writes.map(runAlone)
         }
-        for (write, outcome) in zip(writes, outcomes) { write.finish(outcome) }
     }
 
-    /// Runs one write in its own transaction and reports its outcome.
-    private func runAlone(_ write: QueuedWrite) {
+    /// Runs one write in its own transaction; returns its outcome.
+    private func runAlone(_ write: QueuedWrite) -> (any Error)? {
         do {
             try withWriteTransaction { tx in try write.run(tx) }
-            write.finish(nil)
+            return nil
         } catch {
-            write.finish(error)
+            return error
         }
     }
 

@@ -8,7 +8,8 @@ import Foundation
 ///
 /// The writes waiting in the queue when the thread comes for work (at most ``maximumGroup``)
 /// are taken together and run as a group in one durable commit (``Environment/commitGroup(_:)``):
-/// while one commit syncs, the writes queued behind it gather for the next.
+/// while one commit syncs, the writes queued behind it gather for the next. When fewer are queued
+/// than the last commit answered, the thread waits a little for the rest (``GroupGathering``).
 final class WriterThread: @unchecked Sendable {
     /// The most writes one commit carries: enough to cover many concurrent writers, few enough
     /// that a failed group retried write by write stays short.
@@ -20,7 +21,11 @@ final class WriterThread: @unchecked Sendable {
     private var head = 0
     private var stopped = false
     private var started = false
-    init() {}
+    /// What the thread expects of the next group; only the thread touches it.
+    private var gathering: GroupGathering
+    init(gathering: GroupGathering = GroupGathering()) {
+        self.gathering = gathering
+    }
 
     /// What became of a queued job.
     enum Outcome: Equatable {
@@ -93,6 +98,7 @@ final class WriterThread: @unchecked Sendable {
                 lock.unlock()
                 return
             }
+            gather()
             let end = min(jobs.count, head + Self.maximumGroup)
             let group = jobs[head..<end].map { $0! }
             for slot in head..<end { jobs[slot] = nil }
@@ -102,7 +108,21 @@ final class WriterThread: @unchecked Sendable {
                 head = 0
             }
             lock.unlock()
-            group[0].environment.commitGroup(group)
+            let started = ConditionLock.now()
+            let outcomes = group[0].environment.commitGroup(group)
+            // Counted before any answer: a writer answered below may queue again at once.
+            let queuedBehind = queuedCount
+            gathering.committed(groupOf: group.count, queuedBehind: queuedBehind, from: started, to: ConditionLock.now())
+            for (write, outcome) in zip(group, outcomes) { write.finish(outcome) }
+        }
+    }
+
+    /// Waits, holding the lock, until as many writes are queued as ``gathering`` expects, or its
+    /// deadline passes, or the thread is stopped.
+    private func gather() {
+        guard !stopped, let deadline = gathering.deadline(queued: jobs.count - head), deadline > ConditionLock.now() else { return }
+        while !stopped && jobs.count - head < gathering.expected {
+            if !lock.wait(until: deadline) { return }
         }
     }
 }

@@ -328,7 +328,10 @@ public final class Store: @unchecked Sendable {
     /// commit): each still runs in order, sees the writes queued before it, rolls back alone when it
     /// throws, and gets its own change-log entry, and each caller resumes only once that commit is
     /// on disk (at the store's ``StoreConfiguration/durability``). Many concurrent writers thus pay
-    /// for far fewer syncs than commits.
+    /// for far fewer syncs than commits. Writers that await each write and write again come back
+    /// just after the thread has started the next commit; so when fewer writes are queued than the
+    /// last commit answered, the thread waits for the rest — at most half as long as that commit
+    /// took, and never more than 0.2 ms — and takes them together. A lone writer never waits.
     ///
     /// ```swift
     /// try await store.write { tx in try tx.add(contentsOf: tweets, update: .modified) }

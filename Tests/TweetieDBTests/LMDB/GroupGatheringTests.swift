@@ -1,0 +1,118 @@
+import Foundation
+import Synchronization
+import Testing
+import TweetieTestSupport
+@testable import TweetieDBCore
+
+/// The writer thread waits a little, before it takes a group, for the writers its last commit
+/// answered: the rule itself, and the thread that follows it.
+@Suite("Group gathering")
+struct GroupGatheringTests {
+    @Test func aLoneWriterNeverWaits() {
+        var gathering = GroupGathering()
+        #expect(gathering.deadline(queued: 1) == nil, "nothing committed yet: take the first write at once")
+        gathering.committed(groupOf: 1, queuedBehind: 0, from: 100_000, to: 1_000_000)
+        #expect(gathering.expected == 1)
+        #expect(gathering.deadline(queued: 1) == nil)
+    }
+
+    @Test func expectsTheAnsweredWritersAndThoseQueuedBehind() {
+        var gathering = GroupGathering()
+        gathering.committed(groupOf: 3, queuedBehind: 1, from: 700_000, to: 1_000_000)
+        #expect(gathering.expected == 4)
+        // Half the last commit after its end, while fewer than expected are queued; none once they all are.
+        #expect(gathering.deadline(queued: 1) == 1_000_000 + 150_000)
+        #expect(gathering.deadline(queued: 3) == 1_000_000 + 150_000)
+        #expect(gathering.deadline(queued: 4) == nil)
+        #expect(gathering.deadline(queued: 9) == nil)
+    }
+
+    @Test func theWaitIsBoundedAndFollowsTheCommit() {
+        var gathering = GroupGathering()
+        gathering.committed(groupOf: 4, queuedBehind: 0, from: 0, to: 40_000_000) // a 40 ms commit
+        #expect(gathering.deadline(queued: 0) == 40_000_000 + GroupGathering.maximumWait)
+        gathering.committed(groupOf: 4, queuedBehind: 0, from: 50_000_000, to: 50_060_000) // a commit that did not sync
+        #expect(gathering.deadline(queued: 0) == 50_060_000 + 30_000)
+        gathering.committed(groupOf: 4, queuedBehind: 0, from: 60_000_000, to: 60_000_000)
+        #expect(gathering.deadline(queued: 0) == nil, "no time measured: no wait")
+    }
+
+    @Test func aWriterThatDoesNotComeBackCostsOneWait() {
+        var gathering = GroupGathering()
+        gathering.committed(groupOf: 4, queuedBehind: 0, from: 0, to: 500_000)
+        #expect(gathering.deadline(queued: 3) != nil, "one of four is missing: wait for it")
+        // The wait ran out and the thread took three: it now expects three.
+        gathering.committed(groupOf: 3, queuedBehind: 0, from: 1_000_000, to: 1_500_000)
+        #expect(gathering.deadline(queued: 3) == nil)
+    }
+
+    @Test func neverExpectsMoreThanOneGroupHolds() {
+        var gathering = GroupGathering()
+        gathering.committed(groupOf: WriterThread.maximumGroup, queuedBehind: 500, from: 0, to: 500_000)
+        #expect(gathering.expected == WriterThread.maximumGroup)
+        #expect(gathering.deadline(queued: WriterThread.maximumGroup) == nil)
+    }
+
+    /// Holds a write's body on the thread until released.
+    final class Gate: Sendable {
+        let held = Atomic<Bool>(false), release = Atomic<Bool>(false)
+    }
+
+    /// Queues a write on `thread` that bumps the counter (after `gate` releases it, if any);
+    /// returns the id of the transaction it committed in.
+    static func write(_ writer: Int, on thread: WriterThread, _ env: Environment, _ db: Database, gate: Gate? = nil) async throws -> Int {
+        try await withCheckedThrowingContinuation { continuation in
+            let queued = QueuedWrite(environment: env, body: { tx in
+                if let gate {
+                    gate.held.store(true, ordering: .sequentiallyConsistent)
+                    while !gate.release.load(ordering: .sequentiallyConsistent) { usleep(200) }
+                }
+                _ = try GroupCommitTests.bump(tx, writer: writer, in: db)
+                return tx.id
+            }, committed: { continuation.resume(with: $0) })
+            if thread.enqueue(queued) != .accepted {
+                continuation.resume(throwing: StoreError(.invalidArgument, operation: "enqueue", path: env.path, message: "the writer thread refused the write"))
+            }
+        }
+    }
+
+    /// The thread waits for the writers of its last group, even when they come back long after
+    /// their answer (here the wait is two seconds), and commits them together.
+    @Test func theThreadWaitsForTheWritersItAnswered() async throws {
+        let dir = TemporaryDirectory("group-gathering")
+        defer { dir.remove() }
+        let (env, db) = try GroupCommitTests.open(dir)
+        defer { env.close() }
+        let wait: UInt64 = 2_000_000_000
+        let thread = WriterThread(gathering: GroupGathering(longestWait: wait, shortestWait: wait))
+        defer { thread.stop() }
+        let gate = Gate()
+
+        // Three writes queued behind a held one: the held one is answered alone, then the three
+        // (the thread waits out its two seconds for a fourth, the held write's writer, which does
+        // not come back) share a commit.
+        let held = Task { try await Self.write(0, on: thread, env, db, gate: gate) }
+        try await GroupCommitTests.waitUntil("the gate holds the thread") { gate.held.load(ordering: .sequentiallyConsistent) }
+        var three: [Task<Int, any Error>] = []
+        for writer in 1...3 {
+            three.append(Task { try await Self.write(writer, on: thread, env, db) })
+            try await GroupCommitTests.waitUntil("write \(writer) is queued") { thread.queuedCount == writer }
+        }
+        gate.release.store(true, ordering: .sequentiallyConsistent)
+        _ = try await held.value
+        var ids: [Int] = []
+        for task in three { ids.append(try await task.value) }
+        #expect(Set(ids).count == 1, "queued together, committed together: \(ids)")
+
+        // The thread answered three writes. One comes back at once, the other two a fifth of a
+        // second later: the thread waits for them instead of committing the first alone.
+        let first = Task { try await Self.write(4, on: thread, env, db) }
+        try await Task.sleep(nanoseconds: 200_000_000)
+        #expect(thread.queuedCount == 1, "the first write waits for the others")
+        let second = Task { try await Self.write(5, on: thread, env, db) }
+        let third = Task { try await Self.write(6, on: thread, env, db) }
+        let late = [try await first.value, try await second.value, try await third.value]
+        #expect(Set(late).count == 1, "one commit for the writers that came back: \(late)")
+        #expect(late[0] == ids[0] + 1)
+    }
+}
