@@ -45,7 +45,8 @@ final class ConditionLock: @unchecked Sendable {
         var time = timespec(tv_sec: Int(deadline / 1_000_000_000), tv_nsec: Int(deadline % 1_000_000_000))
         return pthread_cond_timedwait(condition, mutex, &time) != ETIMEDOUT
         #else
-        let left = deadline > Self.now() ? deadline - Self.now() : 0
+        let now = Self.now()
+        let left = deadline > now ? deadline - now : 0
         var relative = timespec(tv_sec: Int(left / 1_000_000_000), tv_nsec: Int(left % 1_000_000_000))
         return pthread_cond_timedwait_relative_np(condition, mutex, &relative) != ETIMEDOUT
         #endif
