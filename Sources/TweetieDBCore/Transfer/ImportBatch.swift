@@ -61,9 +61,16 @@ final class ImportBatch {
 
     /// Lines each worker decodes per batch.
     static let linesPerWorker = 1024
+    /// Pieces a batch is cut into per worker. A worker takes the next piece when it is done with
+    /// one, so a worker that loses its core for a while — to the writer thread applying the batch
+    /// before, which runs beside the workers — delays the batch by a piece, not by half of it.
+    /// Measured against one slice per worker in BENCHMARKS.md ("Export and import in pieces").
+    static let piecesPerWorker = 8
 
     let workers: Int
     let capacity: Int
+    /// `workers × piecesPerWorker`: the most slices a batch is cut into.
+    let pieces: Int
     private let context: Context
     /// The bytes of the lines added since the last ``finish(_:)``, back to back.
     private let text = RecordByteBuffer(capacity: 64 * 1024)
@@ -71,7 +78,7 @@ final class ImportBatch {
     /// read them in place).
     private let lines: UnsafeMutableBufferPointer<(number: Int, end: Int)>
     private let readers: UnsafeMutableBufferPointer<RecordJSONReader>
-    /// Each worker's encoded records.
+    /// Each piece's encoded records.
     private let chunks: [EncodedChunk]
     /// Each line's outcome, by position in `lines`.
     private let results: UnsafeMutableBufferPointer<Result<Decoded, TransferError>?>
@@ -84,11 +91,12 @@ final class ImportBatch {
          workers: Int = min(8, ProcessInfo.processInfo.activeProcessorCount)) {
         self.workers = max(1, workers)
         capacity = self.workers * Self.linesPerWorker
+        pieces = self.workers * Self.piecesPerWorker
         context = Context(descriptors: descriptors, expected: expected)
         lines = .allocate(capacity: capacity)
-        readers = .allocate(capacity: self.workers)
+        readers = .allocate(capacity: pieces)
         readers.initialize(repeating: RecordJSONReader())
-        chunks = (0..<self.workers).map { _ in EncodedChunk(fieldsPerRecord: 0) }
+        chunks = (0..<pieces).map { _ in EncodedChunk(fieldsPerRecord: 0) }
         results = .allocate(capacity: capacity)
         results.initialize(repeating: nil)
     }
@@ -129,7 +137,7 @@ final class ImportBatch {
         precondition(!decoding, "ImportBatch.startDecoding twice")
         guard count > 0 else { return }
         decoding = true
-        let slices = min(workers, count)
+        let slices = min(pieces, count)
         let work = SliceWork(text: UnsafeRawPointer(text.base), lines: UnsafeBufferPointer(rebasing: lines[0..<count]),
                              readers: readers, chunks: chunks, results: results,
                              perSlice: (count + slices - 1) / slices, context: context)
@@ -213,7 +221,7 @@ final class ImportBatch {
         }
     }
 
-    /// What each worker touches: its own slice of lines and results, and its own reader.
+    /// What each worker touches: for each slice it takes, that slice's lines, results, reader and chunk.
     private struct SliceWork: @unchecked Sendable {
         let text: UnsafeRawPointer
         let lines: UnsafeBufferPointer<(number: Int, end: Int)>
@@ -224,11 +232,14 @@ final class ImportBatch {
         let context: Context
 
         func decode(slice: Int) {
+            // Slices of `perSlice` lines, rounded up: the last ones may be short or empty.
+            let first = slice * perSlice, end = min(lines.count, first + perSlice)
+            guard first < end else { return }
             var reader = readers[slice]
             defer { readers[slice] = reader }
             let chunk = chunks[slice]
             chunk.reset(first: 0, limit: 0)
-            for index in (slice * perSlice)..<min(lines.count, (slice + 1) * perSlice) {
+            for index in first..<end {
                 let number = lines[index].number
                 let start = index == 0 ? 0 : lines[index - 1].end
                 let bytes = UnsafeRawBufferPointer(start: text + start, count: lines[index].end - start)
