@@ -54,7 +54,8 @@ struct GroupGatheringTests {
 
     /// Queues a write on `thread` that bumps the counter; returns the id of the transaction it
     /// committed in.
-    static func write(_ writer: Int, on thread: WriterThread, _ env: Environment, _ db: Database) async throws -> Int {
+    static func write(_ writer: Int, on thread: WriterThread, _ env: Environment, _ db: Database,
+                      counting enqueued: Enqueued? = nil) async throws -> Int {
         try await withCheckedThrowingContinuation { continuation in
             let queued = QueuedWrite(environment: env, body: { tx in
                 _ = try GroupCommitTests.bump(tx, writer: writer, in: db)
@@ -63,18 +64,24 @@ struct GroupGatheringTests {
             if thread.enqueue(queued) != .accepted {
                 continuation.resume(throwing: StoreError(.invalidArgument, operation: "enqueue", path: env.path, message: "the writer thread refused the write"))
             }
+            enqueued?.add()
         }
     }
 
     /// The thread waits for the writers of its last group, even when they come back long after
-    /// their answer, and commits them together. The wait here is a minute, so that a loaded
-    /// machine's scheduling delays (seconds, when the whole suite runs on two cores) stay inside it.
-    @Test func theThreadWaitsForTheWritersItAnswered() async throws {
+    /// their answer, and commits them together.
+    ///
+    /// Nothing here depends on how fast the machine is: the wait is an hour (under the full suite
+    /// on two cores, the tasks that queue the writes were seen to start more than a minute late,
+    /// which ran out the minute this test once waited), each write is known to be queued before
+    /// the next is started, and only a thread that does not wait can split a group. A thread that
+    /// waited for more writers than it answered would hang: the time limit turns that into a failure.
+    @Test(.timeLimit(.minutes(10))) func theThreadWaitsForTheWritersItAnswered() async throws {
         let dir = TemporaryDirectory("group-gathering")
         defer { dir.remove() }
         let (env, db) = try GroupCommitTests.open(dir)
         defer { env.close() }
-        let wait: UInt64 = 60_000_000_000
+        let wait: UInt64 = 3_600_000_000_000
         // As if the thread had just answered a group of three.
         var gathering = GroupGathering(longestWait: wait, shortestWait: wait)
         let now = ConditionLock.now()
@@ -82,14 +89,23 @@ struct GroupGatheringTests {
         let thread = WriterThread(gathering: gathering)
         defer { thread.stop() }
 
-        /// One write comes back at once, the other two a fifth of a second later: the thread waits
-        /// for them instead of committing the first alone. Returns the three transaction ids.
+        let enqueued = Enqueued()
+        /// Waits until `count` writes were handed to the thread (the tasks that queue them may start late).
+        func queued(_ count: Int) async throws {
+            while enqueued.count < count { try await Task.sleep(nanoseconds: 1_000_000) }
+        }
+
+        /// One write comes back first, the other two a fifth of a second after it was queued: the
+        /// thread waits for them instead of committing the first alone. Returns the three
+        /// transaction ids.
         func threeComeBack(from writer: Int) async throws -> [Int] {
-            let first = Task { try await Self.write(writer, on: thread, env, db) }
+            let first = Task { try await Self.write(writer, on: thread, env, db, counting: enqueued) }
+            try await queued(writer + 1)
             try await Task.sleep(nanoseconds: 200_000_000)
             #expect(thread.queuedCount == 1, "the first write waits for the others")
-            let second = Task { try await Self.write(writer + 1, on: thread, env, db) }
-            let third = Task { try await Self.write(writer + 2, on: thread, env, db) }
+            let second = Task { try await Self.write(writer + 1, on: thread, env, db, counting: enqueued) }
+            try await queued(writer + 2)
+            let third = Task { try await Self.write(writer + 2, on: thread, env, db, counting: enqueued) }
             return [try await first.value, try await second.value, try await third.value]
         }
 
@@ -99,5 +115,13 @@ struct GroupGatheringTests {
         let again = try await threeComeBack(from: 3)
         #expect(Set(again).count == 1, "one commit for the writers that came back: \(again)")
         #expect(again[0] == ids[0] + 1)
+    }
+
+    /// Counts the writes handed to the thread, whether or not it has taken them yet.
+    final class Enqueued: @unchecked Sendable {
+        private let lock = NSLock()
+        private var added = 0
+        func add() { lock.withLock { added += 1 } }
+        var count: Int { lock.withLock { added } }
     }
 }
