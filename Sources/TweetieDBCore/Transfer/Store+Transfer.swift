@@ -70,6 +70,14 @@ extension Store {
     /// rare. `progress` is called from inside the transaction: when it runs again, the counts
     /// start again from zero. The buffer holding a line grows with the line, up to `maxLineBytes`.
     ///
+    /// Memory stays near LMDB's own limit, however large the input: besides one batch of lines
+    /// and records, the import holds what its one transaction has written — LMDB keeps up to 2^17
+    /// dirty pages (512 MiB) in memory and then writes further ones to the file as it goes — and
+    /// the primary keys seen so far (to refuse a duplicate): 8 bytes a key when keys of up to 8
+    /// bytes come in order, as an export writes them, more for keys out of order or longer. A
+    /// million tweets (a 467 MiB file) raised the process's anonymous memory by 400–540 MiB
+    /// (BENCHMARKS.md, suite 6).
+    ///
     /// ```swift
     /// let summary = try store.importNDJSON(from: open("export.ndjson", O_RDONLY), mode: .merge)
     /// ```
