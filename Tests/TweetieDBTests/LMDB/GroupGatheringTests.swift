@@ -55,7 +55,7 @@ struct GroupGatheringTests {
     /// Queues a write on `thread` that bumps the counter; returns the id of the transaction it
     /// committed in.
     static func write(_ writer: Int, on thread: WriterThread, _ env: Environment, _ db: Database,
-                      counting enqueued: Enqueued? = nil) async throws -> Int {
+                      counting enqueued: Counter? = nil) async throws -> Int {
         try await withCheckedThrowingContinuation { continuation in
             let queued = QueuedWrite(environment: env, body: { tx in
                 _ = try GroupCommitTests.bump(tx, writer: writer, in: db)
@@ -64,7 +64,7 @@ struct GroupGatheringTests {
             if thread.enqueue(queued) != .accepted {
                 continuation.resume(throwing: StoreError(.invalidArgument, operation: "enqueue", path: env.path, message: "the writer thread refused the write"))
             }
-            enqueued?.add()
+            enqueued?.increment()
         }
     }
 
@@ -89,10 +89,11 @@ struct GroupGatheringTests {
         let thread = WriterThread(gathering: gathering)
         defer { thread.stop() }
 
-        let enqueued = Enqueued()
+        /// The writes handed to the thread so far, whether or not it has taken them yet.
+        let enqueued = Counter()
         /// Waits until `count` writes were handed to the thread (the tasks that queue them may start late).
         func queued(_ count: Int) async throws {
-            while enqueued.count < count { try await Task.sleep(nanoseconds: 1_000_000) }
+            try await GroupCommitTests.waitUntil("write \(count) to be handed to the thread") { enqueued.value >= count }
         }
 
         /// One write comes back first, the other two a fifth of a second after it was queued: the
@@ -115,13 +116,5 @@ struct GroupGatheringTests {
         let again = try await threeComeBack(from: 3)
         #expect(Set(again).count == 1, "one commit for the writers that came back: \(again)")
         #expect(again[0] == ids[0] + 1)
-    }
-
-    /// Counts the writes handed to the thread, whether or not it has taken them yet.
-    final class Enqueued: @unchecked Sendable {
-        private let lock = NSLock()
-        private var added = 0
-        func add() { lock.withLock { added += 1 } }
-        var count: Int { lock.withLock { added } }
     }
 }
