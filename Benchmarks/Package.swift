@@ -40,8 +40,8 @@ let package = Package(
             path: "TweetieBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         ),
-        // Suite 2's small commits alone, to trace (strace, perf).
-        .executableTarget(name: "CommitLoop", dependencies: ["BenchSupport", .product(name: "TweetieDB", package: "TweetieDB")]),
+        // Suite 2's small commits, or suite 4's writes (`--changes 100`), alone, to trace (strace, perf).
+        .executableTarget(name: "CommitLoop", dependencies: ["BenchSupport", .product(name: "TweetieDB", package: "TweetieDB"), .product(name: "TweetieSync", package: "TweetieDB")]),
         // Suite 6's export and import alone, to profile.
         .executableTarget(name: "TransferLoop", dependencies: ["BenchSupport", .product(name: "TweetieDB", package: "TweetieDB")]),
         .executableTarget(

@@ -1,11 +1,17 @@
 import BenchSupport
 import Foundation
 import TweetieDB
+import TweetieSync
 
-// CommitLoop: suite 2's small commits alone, to watch under strace or perf.
+// CommitLoop: suite 2's small commits, or suite 4's writes, alone, to watch under strace or perf.
 //
 //   CommitLoop [--durability full|noMetaSync|noSync] [--commits N] [--preload N] [--writers N]
-//              [--raw TREES]
+//              [--raw TREES] [--changes K]
+//
+// `--changes 100`: each commit is suite 4's write instead (a ``ChangeBatch`` of K changes at
+// random places: 40 % inserts, 40 % updates that move `created`, 20 % deletes), without the
+// observer, from one writer, so the write call's cost at `--preload 10000` and `--preload 1000000`
+// can be compared (BENCHMARKS.md, "Suite 4's write call, page by page").
 //
 // `--raw 1` or `--raw 5`: the same commits through LMDB's C API alone (suite 2's rows "against
 // LMDB alone": the record only, or with the 4 entries a store commit writes beside it), no store.
@@ -15,7 +21,7 @@ import TweetieDB
 // another (`--writers 1`, synchronous `write`) or from N tasks at once (async `write`).
 
 var durability = StoreConfiguration.Durability.full
-var commits = 1_000, preload = 10_000, writers = 1, rawTrees = 0
+var commits = 1_000, preload = 10_000, writers = 1, rawTrees = 0, changes = 0
 var arguments = CommandLine.arguments.dropFirst()
 while let flag = arguments.popFirst() {
     guard let value = arguments.popFirst() else {
@@ -33,6 +39,7 @@ while let flag = arguments.popFirst() {
     case "--preload": preload = Int(value) ?? preload
     case "--writers": writers = max(1, Int(value) ?? writers)
     case "--raw": rawTrees = Int(value) == 5 ? 5 : 1
+    case "--changes": changes = max(0, Int(value) ?? changes)
     default:
         FileHandle.standardError.write(Data("CommitLoop: unknown flag \(flag)\n".utf8))
         exit(2)
@@ -48,7 +55,16 @@ let fixture = try TweetieFixture(durability: durability)
 defer { fixture.close() }
 try fixture.fill(count: preload)
 FileHandle.standardError.write(Data("commits begin\n".utf8))
-if writers == 1 {
+if changes > 0 {
+    var live = LiveIDs(count: preload), rng = SplitMix64(seed: 99)
+    let batches = (0..<commits).map { _ in ChangeBatch.make(k: changes, live: &live, generator: fixture.generator, rng: &rng) }
+    var next = 0
+    let stats = try Suites.measure(repetitions: commits, warmup: 0) {
+        try batches[next].apply(to: fixture.store)
+        next += 1
+    }
+    print("\(commits) commits of \(changes) changes over \(preload) records, .\(durability.rawValue): p50 \(Double(stats.p50) / 1e6) ms, p99 \(Double(stats.p99) / 1e6) ms")
+} else if writers == 1 {
     var id = Int64(preload)
     let stats = try Suites.measure(repetitions: commits, warmup: 0) {
         id += 1
