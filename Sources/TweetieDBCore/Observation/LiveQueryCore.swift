@@ -37,7 +37,8 @@ final class LiveQueryCore<R: Record, Key: Comparable & Sendable> {
     let keyOf: (R, [UInt8], EncodedKey) -> Key
     let isModified: ((R, R) -> Bool)?
     private let decoder = RecordDecoder()
-    private(set) var keys: [[UInt8]: Key] = [:]
+    /// Each matching record's results key, by primary key (see ``PrimaryKeyBytes`` for why not `[UInt8]`).
+    private(set) var keys: [PrimaryKeyBytes: Key] = [:]
     private(set) var lastSequence: UInt64 = 0
 
     init(store: Store, query: Query<R>, fields: [ObservedField<R>]?, keyOf: @escaping (R, [UInt8], EncodedKey) -> Key) throws {
@@ -93,14 +94,15 @@ final class LiveQueryCore<R: Record, Key: Comparable & Sendable> {
     /// Decodes copied records, keeps those matching the query, keyed and sorted; resets ``keys``.
     private func rows(from raw: [RawRecord]) throws -> [(Key, R)] {
         var rows: [(Key, R)] = []
-        var keys: [[UInt8]: Key] = [:]
+        var keys: [PrimaryKeyBytes: Key] = [:]
+        keys.reserveCapacity(raw.count)
         let predicates = plan.query.predicates
         for (primaryKey, bytes) in raw {
             let record = try decode(bytes, primaryKey: primaryKey)
             guard predicates.allSatisfy({ $0(record) }) else { continue }
             let key = keyOf(record, primaryKey, plan.sortKey(of: record, primaryKey: primaryKey))
             rows.append((key, record))
-            keys[primaryKey] = key
+            keys[PrimaryKeyBytes(primaryKey)] = key
         }
         if !zip(rows, rows.dropFirst()).allSatisfy({ $0.0 < $1.0 }) {
             rows.sort { $0.0 < $1.0 }
@@ -140,7 +142,7 @@ final class LiveQueryCore<R: Record, Key: Comparable & Sendable> {
             var changes: [RowChange<Key, R>] = []
             var contentChanged: Set<[UInt8]> = []
             for (primaryKey, rewritten, bytes) in touched {
-                let oldKey = keys[primaryKey]
+                let oldKey = keys[PrimaryKeyBytes(primaryKey)]
                 var newKey: Key?
                 var newValue: R?
                 if let bytes {
@@ -155,7 +157,7 @@ final class LiveQueryCore<R: Record, Key: Comparable & Sendable> {
                 if changed, let isModified, let oldKey, let newValue, let old = oldValue(oldKey) {
                     changed = isModified(old, newValue)
                 }
-                keys[primaryKey] = newKey
+                keys[PrimaryKeyBytes(primaryKey)] = newKey
                 if oldKey == newKey && !changed { continue }
                 if changed { contentChanged.insert(primaryKey) }
                 changes.append(RowChange(oldKey: oldKey, newKey: newKey, newValue: newValue, contentChanged: changed))
