@@ -1,7 +1,8 @@
 /// A record's encoded primary key as a dictionary key, hashed and compared as one run of bytes.
 ///
-/// ``LiveQueryCore`` keeps a dictionary from primary key to results key, and that dictionary is
-/// generic in its value (each observation's own key type), so Swift cannot specialize it. With
+/// ``LiveQueryCore`` keeps a dictionary from primary key to results key, and a windowed
+/// observation one from primary key to row change; both are generic in their value (the
+/// observation's key or record type), so Swift cannot specialize them. With
 /// `[UInt8]` as its key, every probe went through `Array`'s generic `Hashable` conformance: the
 /// bytes hashed one at a time through a witness table, and each equality check a generic
 /// element-by-element walk: most of the time an observation's initial results took beyond the

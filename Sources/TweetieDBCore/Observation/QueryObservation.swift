@@ -138,17 +138,18 @@ public struct QueryObservation<R: Record>: AsyncSequence, Sendable {
         /// The changeset between two windows (offset/limit) of the results: O(window size).
         private func windowChangeset(from old: RankedTree<EncodedKey, R>, to new: RankedTree<EncodedKey, R>,
                                      contentChanged: Set<[UInt8]>) -> Changeset {
-            var byKey: [[UInt8]: RowChange<EncodedKey, R>] = [:]
+            // Generic in its value, like LiveQueryCore's keys: see PrimaryKeyBytes for the key type.
+            var byKey: [PrimaryKeyBytes: RowChange<EncodedKey, R>] = [:]
             for (key, value) in old {
-                byKey[value.encodedPrimaryKey] = RowChange(oldKey: key, newKey: nil, newValue: nil, contentChanged: false)
+                byKey[PrimaryKeyBytes(value.encodedPrimaryKey)] = RowChange(oldKey: key, newKey: nil, newValue: nil, contentChanged: false)
             }
             for (key, value) in new {
                 let primaryKey = value.encodedPrimaryKey
-                var change = byKey[primaryKey] ?? RowChange(oldKey: nil, newKey: nil, newValue: nil, contentChanged: false)
+                var change = byKey[PrimaryKeyBytes(primaryKey)] ?? RowChange(oldKey: nil, newKey: nil, newValue: nil, contentChanged: false)
                 change.newKey = key
                 change.newValue = value
                 change.contentChanged = contentChanged.contains(primaryKey)
-                byKey[primaryKey] = change
+                byKey[PrimaryKeyBytes(primaryKey)] = change
             }
             let changes = byKey.values.filter { $0.oldKey != $0.newKey || $0.contentChanged }
             return old.applying(Array(changes)).changeset
