@@ -18,7 +18,7 @@ struct HostileStorageCLITests {
         let db = TemporaryDirectory.database()
         defer { db.remove() }
         try FileManager.default.createDirectory(atPath: db.path, withIntermediateDirectories: true)
-        FileManager.default.createFile(atPath: db.path + "/data.mdb", contents: Data())
+        _ = FileManager.default.createFile(atPath: db.path + "/data.mdb", contents: Data())
         for command in Self.readCommands {
             let result = try CLI.run(command + ["--db", db.path])
             #expect(result.status != 0, "\(command) accepted an empty data.mdb: \(result.output)")

@@ -16,3 +16,15 @@ extension Configuration {
     /// The defaults of ``StoreConfiguration``.
     init() { self = StoreConfiguration().environment }
 }
+
+extension Configuration {
+    /// The settings that differ from `other`'s, for an error: `durability: noSync (open: full)`.
+    func differences(from other: Configuration) -> String {
+        let mine = Mirror(reflecting: self).children, theirs = Mirror(reflecting: other).children
+        let differing = zip(mine, theirs).compactMap { mine, theirs -> String? in
+            guard let label = mine.label, "\(mine.value)" != "\(theirs.value)" else { return nil }
+            return "\(label): \(mine.value) asked, \(theirs.value) open"
+        }
+        return differing.isEmpty ? "no setting differs" : differing.joined(separator: ", ")
+    }
+}

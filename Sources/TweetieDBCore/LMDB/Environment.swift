@@ -57,6 +57,8 @@ final class Environment: @unchecked Sendable {
         var databases: [String: Database] = [:]
         var closed = false
         var mapSize = 0
+        /// The handles ``open(at:configuration:)`` gave out and ``release()`` has not taken back.
+        var handles = 0
     }
 
     private static let registry = Mutex<[String: WeakEnvironment]>([:])
@@ -70,7 +72,9 @@ final class Environment: @unchecked Sendable {
     /// Opens the environment in `path`, or returns the one this process already has open there.
     ///
     /// Opening a path that is already open with an equal configuration returns the same instance;
-    /// with a different configuration it throws ``StoreError/Code-swift.enum/alreadyOpen``.
+    /// with a different configuration it throws ``StoreError/Code-swift.enum/alreadyOpen``. Each
+    /// open is a handle, given back with ``release()``: the environment closes when the last
+    /// handle is released, so one user's close never closes it under another.
     /// Stale reader slots left by dead processes are cleared (`mdb_reader_check`) on open.
     /// A damaged `data.mdb` that LMDB would crash on while opening or looking up a named database
     /// — a truncated file, an impossible meta page, damaged pages of the main database or (unless
@@ -117,11 +121,13 @@ final class Environment: @unchecked Sendable {
             if let existing = registry[canonical]?.environment, !existing.isClosed {
                 guard existing.configuration == configuration else {
                     throw StoreError(.alreadyOpen, operation: "open", path: canonical,
-                                        message: "this process already has the environment open with a different configuration; reuse the open environment")
+                                        message: "this process already has the database open with a different configuration (\(configuration.differences(from: existing.configuration))); open it with the same configuration, or close the other store first")
                 }
+                existing.state.withLock { $0.handles += 1 }
                 return existing
             }
             let environment = try Environment(path: canonical, configuration: configuration)
+            environment.state.withLock { $0.handles = 1 }
             registry[canonical] = WeakEnvironment(environment: environment)
             return environment
         }
@@ -253,6 +259,24 @@ final class Environment: @unchecked Sendable {
         if !closed { LMDB.close(handle) }
     }
 
+    /// Gives back one handle of ``open(at:configuration:)``; the last one closes the environment
+    /// (``close()``). Done under the registry's lock, so that no open can hand out the environment
+    /// while it closes, nor open a second one for the same path before it is closed.
+    ///
+    /// ```swift
+    /// let env = try Environment.open(at: path)
+    /// defer { env.release() }
+    /// ```
+    func release() {
+        Environment.registry.withLock { registry in
+            let last = state.withLock { state -> Bool in
+                state.handles -= 1
+                return state.handles <= 0
+            }
+            if last { close(registry: &registry) }
+        }
+    }
+
     /// Whether ``close()`` was called.
     ///
     /// ```swift
@@ -267,6 +291,11 @@ final class Environment: @unchecked Sendable {
     /// env.close()
     /// ```
     func close() {
+        Environment.registry.withLock { registry in close(registry: &registry) }
+    }
+
+    /// ``close()``, with the registry's lock held by the caller.
+    private func close(registry: inout [String: WeakEnvironment]) {
         resizeLock.lockExclusive()
         defer { resizeLock.unlock() }
         let alreadyClosed = state.withLock { state -> Bool in
@@ -276,10 +305,8 @@ final class Environment: @unchecked Sendable {
         guard !alreadyClosed else { return }
         writerThread.stop()
         LMDB.close(handle)
-        Environment.registry.withLock { registry in
-            if registry[path]?.environment === self || registry[path]?.environment == nil {
-                registry[path] = nil
-            }
+        if registry[path]?.environment === self || registry[path]?.environment == nil {
+            registry[path] = nil
         }
     }
 
@@ -290,6 +317,10 @@ final class Environment: @unchecked Sendable {
     /// Open every database at start, before concurrent work begins: LMDB DBI handles are shared by
     /// the whole process and must not be opened by two transactions at once.
     ///
+    /// A database that exists is opened in a read transaction, even when `create` is set: a write
+    /// transaction would wait for any writer of any process (readers never wait for a writer).
+    /// Only a database that must be created takes the write lock.
+    ///
     /// ```swift
     /// let tweets = try env.database(named: "tweets")
     /// ```
@@ -299,9 +330,7 @@ final class Environment: @unchecked Sendable {
         if let name, name.utf8.count > LMDB.maxKeySize {
             throw StoreError(.invalidArgument, operation: "mdb_dbi_open", database: name, path: path, message: "a database name is limited to \(LMDB.maxKeySize) bytes")
         }
-        let flags: LMDB.DatabaseFlags = (create && !configuration.readOnly) ? [.create] : []
-        // Opening a DBI needs a transaction; a write transaction when it may create the database.
-        let open = { (tx: LMDB.TransactionHandle) throws(StoreError) -> Database in
+        let open = { (tx: LMDB.TransactionHandle, flags: LMDB.DatabaseFlags) throws(StoreError) -> Database in
             let (code, dbi) = LMDB.openDatabase(tx, name: name, flags: flags)
             if code == LMDB.notFound {
                 throw StoreError(.notFound, operation: "mdb_dbi_open", database: name, path: self.path, message: "the named database does not exist")
@@ -310,11 +339,11 @@ final class Environment: @unchecked Sendable {
             return Database(name: name, dbi: dbi)
         }
         let database: Database
-        if flags.contains(.create) {
-            database = try withWriteTransaction { tx in try open(tx.context.handle) }
-        } else {
+        do {
             // A DBI opened in a read transaction survives only if that transaction commits.
-            database = try withReadTransaction(commit: true) { tx in try open(tx.context.handle) }
+            database = try withReadTransaction(commit: true) { tx in try open(tx.context.handle, []) }
+        } catch let error as StoreError where error.code == .notFound && create && !configuration.readOnly {
+            database = try withWriteTransaction { tx in try open(tx.context.handle, [.create]) }
         }
         state.withLock { $0.databases[key] = database }
         return database

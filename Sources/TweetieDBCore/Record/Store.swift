@@ -52,6 +52,16 @@ public final class Store: @unchecked Sendable {
 
     /// Opens (creating when needed) the database in `path` with the given collections.
     ///
+    /// Opening a path this process already has open (under any spelling: symbolic links and `..`
+    /// are resolved) gives another, independent `Store` on the same LMDB environment — LMDB allows
+    /// one per path and process — usable until it is closed, whatever happens to the others. It
+    /// must ask for the same configuration (``StoreError/Code-swift.enum/alreadyOpen`` names the
+    /// settings that differ).
+    ///
+    /// Opening reads what exists and takes the write lock only when it has something to write
+    /// (creating the database or a collection, a changed index, a migration): an open never waits
+    /// for another process's writer otherwise.
+    ///
     /// Refuses, without changing anything, a database written by a newer format version, a
     /// directory holding an LMDB database that is not a TweetieDB one, and a damaged `data.mdb`
     /// whose pages opening would read through LMDB (meta page, main database, `_meta`, free list:
@@ -131,7 +141,7 @@ public final class Store: @unchecked Sendable {
                 try prepareSchema(migrations: migrations)
             }
         } catch {
-            environment.close()
+            environment.release()
             if removeOnClose { try? FileManager.default.removeItem(atPath: path) }
             throw error
         }
@@ -209,19 +219,45 @@ public final class Store: @unchecked Sendable {
         var indexes: [CollectionDescriptor.IndexInfo]
     }
 
+    private static var formatBytes: [UInt8] {
+        withUnsafeBytes(of: UInt32(Store.formatVersion).bigEndian) { Array($0) }
+    }
+
+    private static func metadataKey(of descriptor: CollectionDescriptor) -> [UInt8] {
+        Array("collection/\(descriptor.name)".utf8)
+    }
+
+    private static func storedMetadata(for key: [UInt8], in tx: some ReadableTransaction, meta: Database) throws -> CollectionMetadata? {
+        try tx.value(for: key, in: meta).flatMap { try? JSONDecoder().decode(CollectionMetadata.self, from: Data($0)) }
+    }
+
+    /// Whether the format marker and every collection's schema version and indexes are already
+    /// what this open needs, read in a read transaction: an open with nothing to write never takes
+    /// the write lock, so it never waits for a writer of another process.
+    private func schemaIsCurrent() throws -> Bool {
+        try environment.read { tx in
+            guard try tx.value(for: Store.formatKey, in: meta) == Store.formatBytes else { return false }
+            for descriptor in collectionsByName.values {
+                let current = CollectionMetadata(schemaVersion: descriptor.schemaVersion, indexes: descriptor.indexes)
+                guard try Store.storedMetadata(for: Store.metadataKey(of: descriptor), in: tx, meta: meta) == current else { return false }
+            }
+            return true
+        }
+    }
+
     private func prepareSchema(migrations: [Migration]) throws {
+        guard try !schemaIsCurrent() else { return }
         let byName = Dictionary(grouping: migrations, by: \.collectionName)
         try write { writer in
             let tx = writer.writeTransaction
-            var format: [UInt8] = []
-            withUnsafeBytes(of: UInt32(Store.formatVersion).bigEndian) { format = Array($0) }
+            let format = Store.formatBytes
             if try tx.value(for: Store.formatKey, in: meta) != format {
                 try tx.put(Store.formatKey, format, in: meta)
             }
             for descriptor in collectionsByName.values.sorted(by: { $0.name < $1.name }) {
-                let key = Array("collection/\(descriptor.name)".utf8)
+                let key = Store.metadataKey(of: descriptor)
                 let current = CollectionMetadata(schemaVersion: descriptor.schemaVersion, indexes: descriptor.indexes)
-                let stored = try tx.value(for: key, in: meta).flatMap { try? JSONDecoder().decode(CollectionMetadata.self, from: Data($0)) }
+                let stored = try Store.storedMetadata(for: key, in: tx, meta: meta)
                 guard stored != current else { continue }
                 if let stored {
                     if stored.schemaVersion > current.schemaVersion {
@@ -247,7 +283,12 @@ public final class Store: @unchecked Sendable {
 
     // MARK: Closing
 
-    /// Closes the store; a temporary store's directory is removed.
+    /// Closes this store; a temporary store's directory is removed.
+    ///
+    /// Every ``open(at:configuration:collections:migrations:)`` of a path is its own handle on the
+    /// process's one LMDB environment for that path: closing one (or letting it go out of scope)
+    /// never affects another, and the environment closes with the last of them. Observations of
+    /// this store end when it closes. Closing twice does nothing.
     ///
     /// ```swift
     /// store.close()
@@ -259,11 +300,26 @@ public final class Store: @unchecked Sendable {
         }
         guard !wasClosed else { return }
         notifier.close()
-        environment.close()
+        environment.release()
         if removeOnClose { try? FileManager.default.removeItem(atPath: path) }
     }
 
     deinit { close() }
+
+    /// Whether ``close()`` was called on this store.
+    ///
+    /// ```swift
+    /// store.close(); assert(store.isClosed)
+    /// ```
+    public var isClosed: Bool { closed.withLock { $0 } }
+
+    /// Throws ``StoreError/Code-swift.enum/environmentClosed`` once this store is closed, even
+    /// while other stores of the same path keep the environment open.
+    func requireOpen(_ operation: String) throws(StoreError) {
+        guard !isClosed else {
+            throw StoreError(.environmentClosed, operation: operation, path: path, message: "the store is closed")
+        }
+    }
 
     // MARK: Transactions
 
@@ -273,7 +329,8 @@ public final class Store: @unchecked Sendable {
     /// let tweet = try store.read { tx in try tx.get(Tweet.self, key: 42) }
     /// ```
     public func read<T>(_ body: (StoreReader) throws -> T) throws -> T {
-        try environment.read { tx in try body(StoreReader(store: self, transaction: tx)) }
+        try requireOpen("read")
+        return try environment.read { tx in try body(StoreReader(store: self, transaction: tx)) }
     }
 
     /// Runs `body` in a read transaction without blocking the caller's executor.
@@ -314,6 +371,7 @@ public final class Store: @unchecked Sendable {
     /// ```
     @discardableResult
     public func write<T>(_ body: (StoreWriter) throws -> T) throws -> T {
+        try requireOpen("write")
         let committed = try environment.write { tx in try logged(body, in: tx) }
         if let sequence = committed.sequence { notifier.didCommit(sequence: sequence) }
         return committed.value
@@ -338,7 +396,8 @@ public final class Store: @unchecked Sendable {
     /// ```
     @discardableResult
     public func write<T: Sendable>(_ body: @escaping @Sendable (StoreWriter) throws -> T) async throws -> T {
-        try await environment.write({ tx in try self.logged(body, in: tx) }, afterCommit: { committed in
+        try requireOpen("write")
+        return try await environment.write({ tx in try self.logged(body, in: tx) }, afterCommit: { committed in
             if let sequence = committed.sequence { self.notifier.didCommit(sequence: sequence) }
         }).value
     }
