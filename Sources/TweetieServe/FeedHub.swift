@@ -44,6 +44,8 @@ final class FeedHub: Sendable {
         var history = CircularBuffer<(previous: UInt64, sequence: UInt64, frame: SSEFrame)>()
         var snapshot: SnapshotMaker?
         var cachedSnapshots: [String: (sequence: UInt64, event: FeedEvent)] = [:]
+        /// The position of the last message (``sequence`` with its commit id).
+        var position = ChangeLogPosition.origin
         var lastUse = ContinuousClock.now
     }
 
@@ -81,6 +83,7 @@ final class FeedHub: Sendable {
         let waiters: [CheckedContinuation<Void, any Error>] = state.withLock { state in
             let previous = state.sequence
             state.sequence = delivery.event.sequence
+            state.position = delivery.event.position
             state.snapshot = delivery.snapshot
             state.cachedSnapshots = [:]
             guard state.ready else {
@@ -142,13 +145,13 @@ final class FeedHub: Sendable {
 
     /// Registers a client; it starts with a snapshot (`after` is `nil`), or with what it missed
     /// after `after` (see the type's discussion). Returns the client's id for ``next(_:)``.
-    func subscribe(after: UInt64?) async throws -> Int {
+    func subscribe(after: ChangeLogPosition?) async throws -> Int {
         try await waitUntilReady()
         // The first sequence the hub delivered at or after `after`: when the client's sections are
         // that sequence's, it misses exactly the change messages after it.
         var boundary: UInt64?
         if let after {
-            let candidate = state.withLock { state in ([state.base] + state.history.map(\.sequence)).first { $0 >= after } }
+            let candidate = state.withLock { state in ([state.base] + state.history.map(\.sequence)).first { $0 >= after.sequence } }
             if let candidate, try source.unchanged(after, candidate) { boundary = candidate }
         }
         return try state.withLock { state in
@@ -237,14 +240,16 @@ final class FeedHub: Sendable {
         state.withLock { $0.clients.isEmpty && $0.lastUse.duration(to: .now) > interval }
     }
 
-    /// The current snapshot (reason `initial`), with its sequence; `unchanged` is asked first and
+    /// The current snapshot (reason `initial`), with its position; `unchanged` is asked first and
     /// nothing is encoded when it returns true.
-    func currentSnapshot(unchanged: (UInt64) -> Bool) async throws -> (sequence: UInt64, json: Data?) {
+    func currentSnapshot(unchanged: (ChangeLogPosition) -> Bool) async throws -> (position: ChangeLogPosition, json: Data?) {
         try await waitUntilReady()
-        state.withLock { $0.lastUse = .now }
-        let sequence = state.withLock { $0.sequence }
-        if unchanged(sequence) { return (sequence, nil) }
-        return try snapshot(reason: "initial") { _, event in (event.sequence, event.json) }
+        let position = state.withLock { state in
+            state.lastUse = .now
+            return state.position
+        }
+        if unchanged(position) { return (position, nil) }
+        return try snapshot(reason: "initial") { _, event in (event.position, event.json) }
     }
 
     /// Encodes (or takes from the cache) the snapshot of the current sequence, outside the lock,

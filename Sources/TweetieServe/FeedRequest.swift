@@ -4,7 +4,7 @@ import HummingbirdCore
 import TweetieSync
 
 /// A feed request, parsed and checked: `/feeds/list`, `/feeds/person/{username}`, `/feeds/people`
-/// with `?sections=day|none&moves=1|0&after=SEQ`.
+/// with `?sections=day|none&moves=1|0&after=POSITION`.
 ///
 /// Defaults as `tweetie-db feed`: `list` by day, `person` and `people` in one section, moves on.
 /// `people` takes `sections=none` only. Unknown or repeated parameters are errors.
@@ -16,8 +16,8 @@ struct FeedRequest: Sendable {
     }
 
     var spec: FeedSpec
-    /// Resume after this sequence (`Last-Event-ID`, else `?after=`).
-    var after: UInt64?
+    /// Resume after this position (`Last-Event-ID`, else `?after=`).
+    var after: ChangeLogPosition?
     var acceptsEvents: Bool
     var ifNoneMatch: String?
 
@@ -62,13 +62,13 @@ struct FeedRequest: Sendable {
         case "0": moves = false
         case let value?: return .failure(.badRequest("moves must be 1 or 0, not '\(value)'"))
         }
-        var after: UInt64?
+        var after: ChangeLogPosition?
         for (name, value) in [("Last-Event-ID", lastEventID), ("after", values["after"])] {
             guard let value, after == nil else { continue }
-            guard let sequence = UInt64(value), String(sequence) == value else {
-                return .failure(.badRequest("\(name) must be a sequence number (a decimal integer), not '\(value)'"))
+            guard let position = ChangeLogPosition(value) else {
+                return .failure(.badRequest("\(name) must be a feed position (a message's id: SEQUENCE.COMMITID, the commit id as 16 lowercase hexadecimal digits), not '\(value)'"))
             }
-            after = sequence
+            after = position
         }
         return .success(FeedRequest(spec: FeedSpec(kind: kind, sections: sections, moves: moves), after: after,
                                     acceptsEvents: acceptsEvents, ifNoneMatch: ifNoneMatch))
@@ -78,13 +78,14 @@ struct FeedRequest: Sendable {
         (1...50).contains(text.utf8.count) && text.utf8.allSatisfy { $0 == UInt8(ascii: "_") || (0x30...0x39).contains($0) || (0x41...0x5A).contains($0) || (0x61...0x7A).contains($0) }
     }
 
-    /// The `ETag` of a snapshot at `sequence`.
-    static func etag(_ sequence: UInt64) -> String { "\"\(sequence)\"" }
+    /// The `ETag` of a snapshot at `position` (with its commit id: after a restore, the same
+    /// sequence is another snapshot).
+    static func etag(_ position: ChangeLogPosition) -> String { "\"\(position)\"" }
 
-    /// Whether `If-None-Match` names the snapshot at `sequence` (or `*`).
-    func matches(etagOf sequence: UInt64) -> Bool {
+    /// Whether `If-None-Match` names the snapshot at `position` (or `*`).
+    func matches(etagOf position: ChangeLogPosition) -> Bool {
         guard let ifNoneMatch else { return false }
-        let tag = Self.etag(sequence)
+        let tag = Self.etag(position)
         return ifNoneMatch.split(separator: ",").contains { candidate in
             let trimmed = candidate.trimmingCharacters(in: .whitespaces)
             return trimmed == "*" || trimmed == tag || trimmed == "W/" + tag

@@ -56,8 +56,10 @@ public struct FeedSpec: Hashable, Sendable, CustomStringConvertible {
 struct FeedEvent: Sendable {
     /// `snapshot`, `reset` or `change` (the SSE event name).
     var name: String
+    /// The message's history position (its SSE `id`).
+    var position: ChangeLogPosition
     /// The message's sequence.
-    var sequence: UInt64
+    var sequence: UInt64 { position.sequence }
     /// The message JSON (one line, no newline).
     var json: Data
 }
@@ -81,7 +83,7 @@ struct FeedSource: Sendable {
     let follow: @Sendable (_ deliver: (FeedDelivery) async -> Void) async throws -> Void
     /// Whether a renderer at `after` holds the sections of `through` (no commit in between touched
     /// the feed's records, and the change log still holds them all).
-    let unchanged: @Sendable (_ after: UInt64, _ through: UInt64) throws -> Bool
+    let unchanged: @Sendable (_ after: ChangeLogPosition, _ through: UInt64) throws -> Bool
 
     /// The feed `spec` of `store`, relative times against `now`.
     init(_ spec: FeedSpec, list: ListIdentifier, store: Store, now: Date) {
@@ -100,11 +102,11 @@ struct FeedSource: Sendable {
             for try await update in feed.updates {
                 let message = builder.message(for: update)
                 let name = message.type == "snapshot" ? (message.reason == "reset" ? "reset" : "snapshot") : "change"
-                let event = FeedEvent(name: name, sequence: message.sequence, json: try encoder.encode(message))
-                let sections = update.sections, sequence = update.sequence
+                let event = FeedEvent(name: name, position: message.position, json: try encoder.encode(message))
+                let sections = update.sections, position = update.position
                 let snapshot: SnapshotMaker = { reason in
-                    let message = FeedMessage(snapshot: sections, feed: feed.name, sequence: sequence, reason: reason)
-                    return FeedEvent(name: reason == "reset" ? "reset" : "snapshot", sequence: sequence,
+                    let message = FeedMessage(snapshot: sections, feed: feed.name, position: position, reason: reason)
+                    return FeedEvent(name: reason == "reset" ? "reset" : "snapshot", position: position,
                                      json: try RecordJSON.encoder().encode(message))
                 }
                 await deliver(FeedDelivery(event: event, snapshot: snapshot))

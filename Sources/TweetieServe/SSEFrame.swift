@@ -11,7 +11,7 @@ struct SSEFrame: Sendable {
     init(_ event: FeedEvent, arrived: ContinuousClock.Instant?) {
         var buffer = ByteBuffer()
         buffer.reserveCapacity(event.json.count + 64)
-        buffer.writeString("event: \(event.name)\nid: \(event.sequence)\ndata: ")
+        buffer.writeString("event: \(event.name)\nid: \(event.position)\ndata: ")
         buffer.writeBytes(event.json)
         buffer.writeString("\n\n")
         bytes = buffer

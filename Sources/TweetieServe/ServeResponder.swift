@@ -58,7 +58,7 @@ struct ServeResponder: HTTPResponder {
             if request.acceptsEvents { return try await events(request, context: context) }
             let hub = try server.hubs.hub(for: request.spec)
             let snapshot = try await hub.currentSnapshot { request.matches(etagOf: $0) }
-            let etag = FeedRequest.etag(snapshot.sequence)
+            let etag = FeedRequest.etag(snapshot.position)
             guard let json = snapshot.json else {
                 return Response(status: .notModified, headers: [.eTag: etag, .cacheControl: "no-cache"])
             }

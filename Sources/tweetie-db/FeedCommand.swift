@@ -8,7 +8,7 @@ struct FeedCommand: AsyncParsableCommand {
         commandName: "feed",
         abstract: "Stream a view model's sections and changesets as NDJSON for renderers.",
         discussion: """
-            The first line is a snapshot of the sections with full rows; with --follow, a change line follows whenever commits by any process change the feed. Changes coalesce: one line may carry several commits, so sequence numbers may skip, but they strictly increase within one stream. The format is version 2 of schemas/tweetie-feed.schema.json: every line has "version":2, and row ids are decimal strings (tweet ids exceed 2^53, which JavaScript's JSON.parse rounds).
+            The first line is a snapshot of the sections with full rows; with --follow, a change line follows whenever commits by any process change the feed. Changes coalesce: one line may carry several commits, so sequence numbers may skip, but they strictly increase within one stream. The format is version 3 of schemas/tweetie-feed.schema.json: every line has "version":3 and a "position" (SEQUENCE.COMMITID) to resume from with --after, and row ids are decimal strings (tweet ids exceed 2^53, which JavaScript's JSON.parse rounds).
 
             Sections: list and person with --sections day, one per UTC day (key yyyy-MM-dd), newest day first, rows newest first; with --sections none, and for people (rows by username), one section keyed "all". An empty feed is "sections":[]; a section appears by a section insertion with all its rows (never by row insertions into it) and goes by a section deletion. Relative times are computed against --now, fixed while the feed runs: two runs print the same rows only with the same --now.
             """,
@@ -37,9 +37,16 @@ struct FeedCommand: AsyncParsableCommand {
         @Option(help: "The reference time for relative times, in ISO 8601. Defaults to the time the feed starts; it stays fixed while the feed runs.")
         var now: String?
 
-        @Option(help: ArgumentHelp("Resume a renderer that applied every message up to this sequence (requires --follow).",
-                                   discussion: "Prints nothing for the commits up to now when none changed the feed's records (the change log still holds them all and names none), else a snapshot with reason \"reset\"; then the changes. Use the same --now as the run being resumed."))
-        var after: UInt64?
+        @Option(help: ArgumentHelp("Resume a renderer that applied every message up to this position: the \"position\" of its last message (requires --follow).",
+                                   discussion: "A position is SEQUENCE.COMMITID, the commit id as 16 lowercase hexadecimal digits. Prints nothing for the commits up to now when the position is in this database's history and none of the commits since changed the feed's records (the change log still holds them all and names none), else a snapshot with reason \"reset\"; then the changes. A position from another history (a database restored from a backup and written again, replaced by an import) or a bare sequence number always gets the reset. Use the same --now as the run being resumed.",
+                                   valueName: "position"),
+                transform: { text in
+                    guard let position = ChangeLogPosition(text) else {
+                        throw ValidationError("'\(text)' is not a feed position: use the \"position\" of a message (SEQUENCE.COMMITID, the commit id as 16 lowercase hexadecimal digits).")
+                    }
+                    return position
+                })
+        var after: ChangeLogPosition?
 
         func validate() throws {
             if follow && once { throw ValidationError("--follow and --once cannot be used together.") }

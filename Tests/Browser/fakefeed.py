@@ -40,7 +40,7 @@ class FakeFeedServer(http.server.ThreadingHTTPServer):
     def send(self, event, message):
         """Queues one SSE message: `event` (snapshot, change, reset) with the message as data."""
         with self.lock:
-            self.outbox.put((event, message["sequence"], json.dumps(message, ensure_ascii=False)))
+            self.outbox.put((event, message["position"], json.dumps(message, ensure_ascii=False)))
 
     def drop(self):
         """Ends the open stream (the browser then reconnects)."""
@@ -117,6 +117,6 @@ class Handler(http.server.BaseHTTPRequestHandler):
                 continue
             if item is CLOSE:
                 return
-            event, sequence, data = item
-            self.wfile.write(f"event: {event}\nid: {sequence}\ndata: {data}\n\n".encode())
+            event, position, data = item
+            self.wfile.write(f"event: {event}\nid: {position}\ndata: {data}\n\n".encode())
             self.wfile.flush()

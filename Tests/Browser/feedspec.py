@@ -1,4 +1,4 @@
-"""The change feed's rules (feed format version 2, schemas/tweetie-feed.schema.json), in Python, for
+"""The change feed's rules (feed format version 3, schemas/tweetie-feed.schema.json), in Python, for
 the browser tests: a reference applier, and a generator of changesets between two arbitrary
 section lists that covers every change kind the format has (row deletions, insertions, moves within
 and across sections, modifications, section deletions, insertions and moves), with and without
@@ -11,8 +11,14 @@ import random
 BASE_ID = 1071325319259414528
 
 
+def position(sequence):
+    """A made-up history position for `sequence`: SEQUENCE.COMMITID (16 lowercase hex digits), or 0."""
+    return "0" if sequence == 0 else f"{sequence}.{(sequence * 0x9E3779B97F4A7C15) % 2**64:016x}"
+
+
 def snapshot(sections, feed, sequence, reason="initial"):
-    return {"version": 2, "type": "snapshot", "feed": feed, "sequence": sequence, "reason": reason, "sections": sections}
+    return {"version": 3, "type": "snapshot", "feed": feed, "sequence": sequence, "position": position(sequence),
+            "reason": reason, "sections": sections}
 
 
 def apply(sections, message):
@@ -123,7 +129,7 @@ def changeset(old, new, feed, sequence, moves=True):
         insertions += [{"at": m["to"], "row": m["row"]} for m in row_moves]
         row_moves = []
     return {
-        "version": 2, "type": "change", "feed": feed, "sequence": sequence,
+        "version": 3, "type": "change", "feed": feed, "sequence": sequence, "position": position(sequence),
         "sectionDeletions": sorted(deleted),
         "sectionInsertions": [{"index": i, "section": copy.deepcopy(new[i])} for i in sorted(inserted)],
         "sectionMoves": section_moves,

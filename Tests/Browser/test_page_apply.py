@@ -181,18 +181,18 @@ def test_a_dropped_stream_resumes_with_last_event_id_then_after(driver, server):
     # The browser's own reconnection sends Last-Event-ID.
     server.drop()
     browser.wait_for(lambda: len(server.requests) == 2, message="the page to reconnect")
-    assert server.requests[1]["lastEventID"] == "3" and "after" not in server.requests[1]["query"]
+    assert server.requests[1]["lastEventID"] == feedspec.position(3) and "after" not in server.requests[1]["query"]
     new = world.mutate(sections)
     server.send("change", feedspec.changeset(sections, new, FEED, 4))
     browser.wait_for_sequence(driver, 4)
     check_shown(driver, new, "after the resumed change")
-    # When reconnecting fails (503), the page retries itself, with ?after= its last sequence.
+    # When reconnecting fails (503), the page retries itself, with ?after= its last position.
     server.refusals = 1
     server.drop()
     browser.wait_for(lambda: driver.execute_script("return document.getElementById('connection').dataset.state") == "offline",
                      message="the page to show it is offline")
     browser.wait_for(lambda: len(server.requests) == 4, timeout=10, message="the page to retry after its backoff")
-    assert server.requests[3]["query"].get("after") == "4", server.requests
+    assert server.requests[3]["query"].get("after") == feedspec.position(4), server.requests
     browser.wait_for(lambda: driver.execute_script("return document.getElementById('connection').dataset.state") == "live",
                      message="the page to show it is live again")
     sections, new = new, world.mutate(new)

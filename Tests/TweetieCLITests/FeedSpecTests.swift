@@ -4,7 +4,7 @@ import Testing
 import TweetieTestSupport
 
 /// The feed as `schemas/tweetie-feed.schema.json`, the Feed Format article (TweetieSync.docc) and `feed --help` specify it
-/// (version 2): every emitted message is checked against the schema's rules and the six points
+/// (version 3): every emitted message is checked against the schema's rules and the six points
 /// the schema states in words.
 @Suite("tweetie-db feed follows its published spec")
 struct FeedSpecTests {
@@ -23,8 +23,11 @@ struct FeedSpecTests {
         mutating func apply(_ line: String) throws {
             let json = try JSONValue.parse(Data(line.utf8))
             #expect(checker.violations(of: json).isEmpty, "\(checker.violations(of: json)) in \(line.prefix(300))")
-            #expect(json["version"] == .integer(2))
+            #expect(json["version"] == .integer(3))
             let message = try RecordJSON.decoder().decode(FeedMessage<Row>.self, from: Data(line.utf8))
+            // Every message's position is its sequence with the commit id of that entry.
+            #expect(message.position.sequence == message.sequence && (message.sequence == 0 || message.position.commitID != nil),
+                    "position \(message.position) of sequence \(message.sequence)")
             if let last = messages.last { #expect(message.sequence > last.sequence, "sequences strictly increase") }
             if message.type == "change" {
                 // Point 2: no row operation points into an inserted section or out of a deleted one.
@@ -168,7 +171,7 @@ struct FeedSpecTests {
         let help = try CLI.run(["feed", "--help"]).output.replacingOccurrences(of: "\n", with: " ")
             .replacingOccurrences(of: #"\s+"#, with: " ", options: .regularExpression)
         #expect(!help.contains("one line follows per change committed"))
-        for phrase in ["Changes coalesce", "sequence numbers may skip", "strictly increase within one stream", "\"version\":2",
+        for phrase in ["Changes coalesce", "sequence numbers may skip", "strictly increase within one stream", "\"version\":3", "\"position\"",
                        "row ids are decimal strings", "newest day first", "\"sections\":[]", "section insertion", "same --now"] {
             #expect(help.contains(phrase), "\(phrase)")
         }
@@ -193,9 +196,11 @@ struct FeedSpecTests {
         let checker = try Self.checker()
         #expect(checker.violations(of: try JSONValue.parse(Data(line.utf8))).isEmpty)
         let numericId = line.replacingOccurrences(of: "\"id\":\"\(ids[0])\"", with: "\"id\":\(ids[0])")
-        let noVersion = line.replacingOccurrences(of: ",\"version\":2", with: "")
-        let version1 = line.replacingOccurrences(of: "\"version\":2", with: "\"version\":1")
-        for bad in [numericId, noVersion, version1] {
+        let noVersion = line.replacingOccurrences(of: ",\"version\":3", with: "")
+        let version1 = line.replacingOccurrences(of: "\"version\":3", with: "\"version\":1")
+        let version2 = line.replacingOccurrences(of: "\"version\":3", with: "\"version\":2")
+            .replacingOccurrences(of: #","position":"[0-9.a-f]+""#, with: "", options: .regularExpression)
+        for bad in [numericId, noVersion, version1, version2] {
             #expect(bad != line)
             #expect(!checker.violations(of: try JSONValue.parse(Data(bad.utf8))).isEmpty)
         }

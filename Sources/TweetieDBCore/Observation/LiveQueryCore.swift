@@ -39,7 +39,9 @@ final class LiveQueryCore<R: Record, Key: Comparable & Sendable> {
     private let decoder = RecordDecoder()
     /// Each matching record's results key, by primary key (see ``PrimaryKeyBytes`` for why not `[UInt8]`).
     private(set) var keys: [PrimaryKeyBytes: Key] = [:]
-    private(set) var lastSequence: UInt64 = 0
+    /// The history position of the results last read.
+    private(set) var lastPosition = ChangeLogPosition.origin
+    var lastSequence: UInt64 { lastPosition.sequence }
 
     init(store: Store, query: Query<R>, fields: [ObservedField<R>]?, keyOf: @escaping (R, [UInt8], EncodedKey) -> Key) throws {
         self.store = store
@@ -56,8 +58,8 @@ final class LiveQueryCore<R: Record, Key: Comparable & Sendable> {
 
     /// Reads the complete results and the change-log position they correspond to.
     func initial() throws -> [(Key, R)] {
-        let (sequence, raw) = try store.read { reader in (try reader.lastChangeSequence(), try copyWalk(reader)) }
-        lastSequence = sequence
+        let (position, raw) = try store.read { reader in (try reader.changeLogPosition(), try copyWalk(reader)) }
+        lastPosition = position
         return try rows(from: raw)
     }
 
@@ -115,7 +117,7 @@ final class LiveQueryCore<R: Record, Key: Comparable & Sendable> {
     func delta(oldValue: (Key) -> R?) throws -> Delta {
         let snapshot = try store.read { reader -> Snapshot in
             let slice = try reader.changeLog(after: lastSequence)
-            lastSequence = slice.lastSequence
+            lastPosition = slice.lastPosition
             if slice.isTruncated || slice.entries.contains(where: { $0.unlistedCollections.contains(descriptor.name) }) {
                 return .reset(try copyWalk(reader))
             }

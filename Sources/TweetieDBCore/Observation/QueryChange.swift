@@ -18,6 +18,9 @@ public struct QueryChange<R: Record>: Sendable {
     /// if change.isInitial { reload() }
     /// ```
     public let isInitial: Bool
+    /// The history position the results reflect: a change-log sequence and the commit that wrote
+    /// it (see ``ChangeLogPosition``), to resume from.
+    public let position: ChangeLogPosition
     /// The change-log sequence number the results reflect.
-    public let sequence: UInt64
+    public var sequence: UInt64 { position.sequence }
 }

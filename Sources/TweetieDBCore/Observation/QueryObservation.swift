@@ -82,7 +82,7 @@ public struct QueryObservation<R: Record>: AsyncSequence, Sendable {
                         retired = (tree, window)
                         tree = RankedTree(sortedUniqueElements: rows.map { (key: $0.0, value: $0.1) })
                         window = windowOf(tree)
-                        return QueryChange(results: QueryResults(tree: window), changeset: Changeset(), isInitial: true, sequence: core.lastSequence)
+                        return QueryChange(results: QueryResults(tree: window), changeset: Changeset(), isInitial: true, position: core.lastPosition)
                     case .changes(let changes, let contentChanged):
                         let (newTree, changeset) = tree.applying(changes)
                         retired = (tree, window)
@@ -97,7 +97,7 @@ public struct QueryObservation<R: Record>: AsyncSequence, Sendable {
                             result = changeset
                         }
                         if result.isEmpty { continue }
-                        return QueryChange(results: QueryResults(tree: window), changeset: result, isInitial: false, sequence: core.lastSequence)
+                        return QueryChange(results: QueryResults(tree: window), changeset: result, isInitial: false, position: core.lastPosition)
                     }
                 }
             } catch {
@@ -115,7 +115,7 @@ public struct QueryObservation<R: Record>: AsyncSequence, Sendable {
             let rows = try core.initial()
             tree = RankedTree(sortedUniqueElements: rows.map { (key: $0.0, value: $0.1) })
             window = windowOf(tree)
-            return QueryChange(results: QueryResults(tree: window), changeset: Changeset(), isInitial: true, sequence: core.lastSequence)
+            return QueryChange(results: QueryResults(tree: window), changeset: Changeset(), isInitial: true, position: core.lastPosition)
         }
 
         private func finish() {

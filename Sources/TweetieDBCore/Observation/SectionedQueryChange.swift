@@ -17,6 +17,9 @@ public struct SectionedQueryChange<S: Hashable & Comparable & Sendable, R: Recor
     /// if change.isInitial { reload() }
     /// ```
     public let isInitial: Bool
+    /// The history position the results reflect: a change-log sequence and the commit that wrote
+    /// it (see ``ChangeLogPosition``), to resume from.
+    public let position: ChangeLogPosition
     /// The change-log sequence number the results reflect.
-    public let sequence: UInt64
+    public var sequence: UInt64 { position.sequence }
 }

@@ -84,7 +84,7 @@ public struct SectionedQueryObservation<S: Hashable & Comparable & Sendable, R: 
                         retired = self.results
                         self.results = results
                         return SectionedQueryChange(results: SectionedQueryResults(base: results), changeset: SectionedChangeset(),
-                                                    isInitial: true, sequence: core.lastSequence)
+                                                    isInitial: true, position: core.lastPosition)
                     case .changes(let changes, _):
                         let (next, changeset) = results.applying(changes)
                         results = next
@@ -92,7 +92,7 @@ public struct SectionedQueryObservation<S: Hashable & Comparable & Sendable, R: 
                         self.results = next
                         if changeset.isEmpty { continue }
                         return SectionedQueryChange(results: SectionedQueryResults(base: next), changeset: changeset,
-                                                    isInitial: false, sequence: core.lastSequence)
+                                                    isInitial: false, position: core.lastPosition)
                     }
                 }
             } catch {
@@ -118,7 +118,7 @@ public struct SectionedQueryObservation<S: Hashable & Comparable & Sendable, R: 
             let results = makeResults(try core.initial())
             self.results = results
             return SectionedQueryChange(results: SectionedQueryResults(base: results), changeset: SectionedChangeset(),
-                                        isInitial: true, sequence: core.lastSequence)
+                                        isInitial: true, position: core.lastPosition)
         }
 
         private func finish() {

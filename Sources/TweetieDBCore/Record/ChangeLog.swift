@@ -3,7 +3,9 @@
 /// database, written in the same transaction as the records they describe.
 enum ChangeLog {
     static let lastSequenceKey = Array("changes/last".utf8)
-    static let formatVersion: UInt8 = 1
+    /// The entry format written: 2, a commit id after the version byte. Format 1 (no commit id) is
+    /// still read.
+    static let formatVersion: UInt8 = 2
 
     static func key(_ sequence: UInt64) -> [UInt8] {
         withUnsafeBytes(of: sequence.bigEndian) { Array($0) }
@@ -34,7 +36,8 @@ enum ChangeLog {
         let net = changes.resolvedLists()
         guard !net.isEmpty else { return nil }
         let sequence = try lastSequence(in: tx, meta: meta) + 1
-        try tx.put(key(sequence), encode(net, maxListed: maxListed), in: log)
+        // A body that runs again draws another id: only the committed run's is ever seen.
+        try tx.put(key(sequence), encode(net, maxListed: maxListed, commitID: UInt64.random(in: .min ... .max)), in: log)
         try tx.put(lastSequenceKey, key(sequence), in: meta)
         // Prune every entry at or below the cutoff, on every batch-th commit; each prune deletes
         // one batch in steady state (at most 1024 entries per commit after the bound was lowered).
@@ -54,8 +57,9 @@ enum ChangeLog {
 
     /// Encodes the net changes of one transaction (keys in no particular order: observers treat
     /// them as a set).
-    static func encode(_ net: [(collection: String, changes: OperationList)], maxListed: Int) -> [UInt8] {
+    static func encode(_ net: [(collection: String, changes: OperationList)], maxListed: Int, commitID: UInt64) -> [UInt8] {
         var out: [UInt8] = [formatVersion]
+        withUnsafeBytes(of: commitID.bigEndian) { out.append(contentsOf: $0) }
         let sorted = net.sorted { $0.collection < $1.collection }
         let total = net.reduce(0) { $0 + $1.changes.count }
         let keyBytes = net.reduce(0) { $0 + $1.changes.bytes.count }
@@ -88,9 +92,14 @@ enum ChangeLog {
             StoreError(.corrupted, operation: "read change log", database: "_changes",
                           message: "change log entry \(sequence) is corrupt at byte \(reader.offset): \(why)")
         }
-        guard let version = reader.byte(), version == formatVersion else { throw corrupt("unknown entry format") }
+        guard let version = reader.byte(), version == 1 || version == formatVersion else { throw corrupt("unknown entry format") }
+        var commitID: UInt64?
+        if version >= 2 {
+            guard let id = reader.bytes(8) else { throw corrupt("truncated commit id") }
+            commitID = id.reduce(0) { $0 << 8 | UInt64($1) }
+        }
         guard let count = reader.varint() else { throw corrupt("truncated collection count") }
-        var entry = ChangeLogEntry(sequence: sequence, unlistedCollections: [], changes: [:])
+        var entry = ChangeLogEntry(sequence: sequence, unlistedCollections: [], changes: [:], commitID: commitID)
         for _ in 0..<count {
             guard let nameLength = reader.varint(), let name = reader.string(Int(nameLength)) else { throw corrupt("truncated collection name") }
             guard let unlisted = reader.byte() else { throw corrupt("truncated flags") }
@@ -111,10 +120,42 @@ enum ChangeLog {
         return entry
     }
 
+    /// The commit id stored in an entry's bytes (`nil` for format 1), without decoding its changes.
+    static func commitID(in bytes: UnsafeRawBufferPointer, sequence: UInt64) throws -> UInt64? {
+        guard let version = bytes.first, version == 1 || version == formatVersion else {
+            throw StoreError(.corrupted, operation: "read change log", database: "_changes",
+                             message: "change log entry \(sequence) is corrupt at byte 0: unknown entry format")
+        }
+        guard version >= 2 else { return nil }
+        guard bytes.count >= 9 else {
+            throw StoreError(.corrupted, operation: "read change log", database: "_changes",
+                             message: "change log entry \(sequence) is corrupt at byte 1: truncated commit id")
+        }
+        return bytes[1..<9].reduce(0) { $0 << 8 | UInt64($1) }
+    }
+
+    /// The position of the entry at `sequence` (``ChangeLogPosition/origin`` for 0), or `nil` when
+    /// the log does not hold it (pruned, or never written in this history).
+    static func position(at sequence: UInt64, in tx: some ReadableTransaction, log: Database) throws -> ChangeLogPosition? {
+        guard sequence > 0 else { return .origin }
+        return try tx.withValue(for: key(sequence), in: log) { bytes in
+            ChangeLogPosition(sequence: sequence, commitID: try commitID(in: bytes, sequence: sequence))
+        }
+    }
+
+    /// The position of the last entry in the snapshot of `tx`.
+    static func lastPosition(in tx: some ReadableTransaction, log: Database, meta: Database) throws -> ChangeLogPosition {
+        let last = try lastSequence(in: tx, meta: meta)
+        return try position(at: last, in: tx, log: log) ?? ChangeLogPosition(sequence: last, commitID: nil)
+    }
+
     /// Reads the entries after `sequence`, in the snapshot of `tx`.
     static func read(after sequence: UInt64, in tx: some ReadableTransaction, log: Database, meta: Database) throws -> ChangeLogSlice {
         let last = try lastSequence(in: tx, meta: meta)
-        guard last > sequence else { return ChangeLogSlice(entries: [], lastSequence: last, isTruncated: false) }
+        guard last > sequence else {
+            return ChangeLogSlice(entries: [], lastSequence: last, isTruncated: false,
+                                  lastPosition: try lastPosition(in: tx, log: log, meta: meta))
+        }
         var entries: [ChangeLogEntry] = []
         var first: UInt64?
         try tx.forEach(in: log, range: KeyRange(lowerBound: key(sequence + 1), upperBoundExclusive: nil)) { k, v in
@@ -124,7 +165,9 @@ enum ChangeLog {
             return true
         }
         let truncated = (first ?? last + 1) != sequence + 1
-        return ChangeLogSlice(entries: entries, lastSequence: last, isTruncated: truncated)
+        let lastPosition = entries.last.map { $0.sequence == last ? $0.position : nil } ?? nil
+        return ChangeLogSlice(entries: entries, lastSequence: last, isTruncated: truncated,
+                              lastPosition: try lastPosition ?? self.lastPosition(in: tx, log: log, meta: meta))
     }
 
     /// The first and last sequence numbers held in the log (nil when empty).

@@ -24,9 +24,20 @@ public struct ChangeLogEntry: Sendable, Hashable {
     /// print(entry.changes["tweets"]?.count ?? 0)
     /// ```
     public var changes: [String: [(key: [UInt8], kind: ChangeKind)]]
+    /// The random id the committing transaction logged with the entry (`nil` for entries logged
+    /// before commit ids existed): with ``sequence``, it tells this commit from another at the same
+    /// sequence in another history (a database restored from a backup and written again).
+    ///
+    /// ```swift
+    /// print(entry.position)   // 14.5f3a9c0e12ab34cd
+    /// ```
+    public var commitID: UInt64? = nil
+
+    /// The history position this entry brings a reader to.
+    public var position: ChangeLogPosition { ChangeLogPosition(sequence: sequence, commitID: commitID) }
 
     public static func == (lhs: ChangeLogEntry, rhs: ChangeLogEntry) -> Bool {
-        lhs.sequence == rhs.sequence && lhs.unlistedCollections == rhs.unlistedCollections
+        lhs.sequence == rhs.sequence && lhs.commitID == rhs.commitID && lhs.unlistedCollections == rhs.unlistedCollections
             && lhs.changes.mapValues { $0.map { Pair(key: $0.key, kind: $0.kind) } } == rhs.changes.mapValues { $0.map { Pair(key: $0.key, kind: $0.kind) } }
     }
 

@@ -24,4 +24,10 @@ public struct ChangeLogSlice: Sendable {
     /// if slice.isTruncated { … }
     /// ```
     public var isTruncated: Bool
+    /// The position of ``lastSequence``: the history point a reader of this slice has reached.
+    ///
+    /// ```swift
+    /// lastSeen = slice.lastPosition
+    /// ```
+    public var lastPosition: ChangeLogPosition
 }

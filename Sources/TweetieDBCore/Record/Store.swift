@@ -12,10 +12,14 @@ import Synchronization
 public final class Store: @unchecked Sendable {
     /// The on-disk format this version writes. A database with a higher format is refused.
     ///
+    /// Format 2 logs a commit id with every change-log entry (``ChangeLogPosition``); format 1
+    /// databases are read as they are and marked format 2 by the first open that may write, so
+    /// that an older TweetieDB refuses them instead of misreading their log.
+    ///
     /// ```swift
     /// print(Store.formatVersion)
     /// ```
-    public static let formatVersion = 1
+    public static let formatVersion = 2
 
     /// The LMDB environment underneath: internal, so that callers go through the store (see
     /// `Store+Maintenance.swift` for what they need of it).

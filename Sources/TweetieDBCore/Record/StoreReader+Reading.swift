@@ -262,6 +262,31 @@ extension StoreReader {
         try ChangeLog.lastSequence(in: transaction, meta: store.meta)
     }
 
+    /// The position of the last change-log entry in this snapshot (``ChangeLogPosition/origin``
+    /// when none): the history point the snapshot shows.
+    ///
+    /// ```swift
+    /// let position = try tx.changeLogPosition()
+    /// ```
+    public func changeLogPosition() throws -> ChangeLogPosition {
+        try ChangeLog.lastPosition(in: transaction, log: store.log, meta: store.meta)
+    }
+
+    /// Whether `position` is a point of this store's history: the origin, or a sequence the log
+    /// still holds with the same commit id. A position from another history (a database restored
+    /// from an older backup and written again, another database), one without a commit id, one
+    /// beyond the last commit, and one pruned from the log are not: a renderer that holds one
+    /// must start over.
+    ///
+    /// ```swift
+    /// if try !tx.contains(resumePoint) { sendSnapshot() }
+    /// ```
+    public func contains(_ position: ChangeLogPosition) throws -> Bool {
+        guard position.sequence > 0 else { return true }
+        guard position.commitID != nil, position.sequence <= (try lastChangeSequence()) else { return false }
+        return try ChangeLog.position(at: position.sequence, in: transaction, log: store.log) == position
+    }
+
     /// The first and last sequence numbers the change log still holds.
     ///
     /// ```swift

@@ -9,7 +9,9 @@
 "use strict";
 
 (() => {
-  const FORMAT_VERSION = 2;
+  const FORMAT_VERSION = 3;
+  // A message's position: SEQUENCE.COMMITID (16 lowercase hex digits), or a bare sequence.
+  const POSITION = /^(0|[1-9][0-9]*(\.[0-9a-f]{16})?)$/;
   const MAX_RETRY_DELAY = 30000;
 
   /** A message the page cannot apply: wrong version or type, bad index paths, inconsistent lists. */
@@ -526,9 +528,11 @@
   }
 
   /**
-   * Opens the feed: from its snapshot (`after` null), or resuming after a sequence. The first
-   * reconnection after a drop is the browser's own, which sends `Last-Event-ID`; when that fails
-   * too, the page reconnects itself with growing delays and `?after=` the last applied sequence.
+   * Opens the feed: from its snapshot (`after` null), or resuming after a position (the
+   * `position` of the last applied message, never the bare sequence: after a restore the same
+   * sequence is another history). The first reconnection after a drop is the browser's own, which
+   * sends `Last-Event-ID` (the event's id, that position); when that fails too, the page reconnects
+   * itself with growing delays and `?after=` the last applied position.
    */
   function follow(after) {
     close();
@@ -560,7 +564,7 @@
     const base = Math.min(MAX_RETRY_DELAY, 1000 * 2 ** Math.min(failures - 1, 5));
     const delay = Math.round(base * (0.75 + Math.random() * 0.5));
     showConnection("offline", `offline — retrying in ${Math.ceil(delay / 1000)} s`);
-    retryTimer = setTimeout(() => follow(state ? state.sequence : null), delay);
+    retryTimer = setTimeout(() => follow(state ? state.position : null), delay);
   }
 
   /** Applies one SSE message; a message it cannot apply starts over from a fresh snapshot. */
@@ -577,6 +581,9 @@
         throw new FeedError(`feed format version ${JSON.stringify(message.version)}; this page reads version ${FORMAT_VERSION}`);
       }
       if (!Number.isSafeInteger(message.sequence) || message.sequence < 0) throw new FeedError(`sequence ${JSON.stringify(message.sequence)} is not a sequence number`);
+      if (typeof message.position !== "string" || !POSITION.test(message.position) || message.position.split(".")[0] !== String(message.sequence)) {
+        throw new FeedError(`position ${JSON.stringify(message.position)} is not the position of sequence ${message.sequence}`);
+      }
       // A snapshot replaces everything (a resumed stream may start with one at the same sequence);
       // a change must come after what the page holds.
       if (event === "change" && state && message.sequence <= state.sequence) {
@@ -588,13 +595,13 @@
         if (!Array.isArray(message.sections)) throw new FeedError("the snapshot has no sections");
         const sections = message.sections.map((section, s) => checkSection(section, `sections[${s}]`));
         const reset = state !== null || message.reason === "reset";
-        state = { sections, sequence: message.sequence };
+        state = { sections, sequence: message.sequence, position: message.position };
         view.reset(sections);
         if (reset) notify(`The feed started over from a fresh snapshot at ${message.sequence} (${message.reason || event}).`, "info");
       } else {
         if (!state) throw new FeedError("a change arrived before any snapshot");
         const change = plan(state.sections.map((section) => section.rows.length), message);
-        state = { sections: applyPlan(state.sections, change), sequence: message.sequence };
+        state = { sections: applyPlan(state.sections, change), sequence: message.sequence, position: message.position };
         view.apply(change);
       }
       dom.feed.dataset.sequence = String(state.sequence);

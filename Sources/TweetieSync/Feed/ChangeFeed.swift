@@ -57,16 +57,20 @@ public struct ChangeFeed<Row: Codable & Sendable & Hashable>: Sendable {
     }
 
     /// The messages for a renderer that already applied every message of this feed up to
-    /// `sequence`: nothing for the commits up to now when none of them changed the feed's
-    /// records (the change log still holds all of them and names none), else a `reset` snapshot
-    /// of the current sections; then the changes after that, as ``messages(moves:)``.
+    /// `position` (the ``FeedMessage/position`` of its last message): nothing for the commits up
+    /// to now when `position` is a point of this store's history and none of the commits since
+    /// changed the feed's records (the change log still holds all of them and names none), else a
+    /// `reset` snapshot of the current sections; then the changes after that, as
+    /// ``messages(moves:)``. A position from another history — a database restored from an older
+    /// backup and written again, or replaced by an import — or without its commit id always gets
+    /// the `reset`.
     ///
     /// ```swift
-    /// // The client's last applied message had sequence 41 (an HTTP client's Last-Event-ID).
-    /// for try await message in feed.messages(after: 41) { send(message) }
+    /// // The client's last applied message had position 41.5f3a9c0e12ab34cd (an HTTP client's Last-Event-ID).
+    /// for try await message in feed.messages(after: ChangeLogPosition("41.5f3a9c0e12ab34cd")!) { send(message) }
     /// ```
-    public func messages(after sequence: UInt64, moves: Bool = true) -> FeedMessages<Row> {
-        FeedMessages(feed: self, moves: moves, after: sequence)
+    public func messages(after position: ChangeLogPosition, moves: Bool = true) -> FeedMessages<Row> {
+        FeedMessages(feed: self, moves: moves, after: position)
     }
 }
 

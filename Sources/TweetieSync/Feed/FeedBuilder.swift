@@ -60,11 +60,11 @@ public struct FeedBuilder<Row: Codable & Sendable & Hashable>: Sendable {
         let sections = update.sections
         if update.isInitial {
             defer { isFirst = false }
-            return FeedMessage(snapshot: sections, feed: feed, sequence: update.sequence, reason: isFirst ? "initial" : "reset")
+            return FeedMessage(snapshot: sections, feed: feed, position: update.position, reason: isFirst ? "initial" : "reset")
         }
         let changeset = moves ? update.changeset : update.changeset.withoutMoves()
         func path(_ p: IndexPath) -> FeedPath { [p.section, p.row] }
-        var message = FeedMessage<Row>(changeFor: feed, sequence: update.sequence)
+        var message = FeedMessage<Row>(changeFor: feed, position: update.position)
         message.sectionDeletions = changeset.sectionDeletions
         message.sectionInsertions = changeset.sectionInsertions.map { .init(index: $0, section: sections[$0]) }
         message.sectionMoves = changeset.sectionMoves.map { .init(from: $0.from, to: $0.to) }

@@ -60,17 +60,18 @@ public struct FeedMessage<Row: Codable & Sendable & Hashable>: Codable, Sendable
         public var row: Row
     }
 
-    /// The feed format version every message of this format carries: 2 (row ids as decimal strings).
+    /// The feed format version every message of this format carries: 3 (each message carries its
+    /// history ``position``; version 2 added decimal-string row ids).
     ///
     /// ```swift
     /// guard message.version == FeedMessage<TimelineRow>.formatVersion else { … }
     /// ```
-    public static var formatVersion: Int { 2 }
+    public static var formatVersion: Int { 3 }
 
     /// The format version of this message, ``formatVersion`` for every message written.
     ///
     /// ```swift
-    /// print(message.version)   // 2
+    /// print(message.version)   // 3
     /// ```
     public var version: Int
     /// `snapshot` or `change`.
@@ -84,6 +85,10 @@ public struct FeedMessage<Row: Codable & Sendable & Hashable>: Codable, Sendable
     /// The database change-log sequence the message brings the renderer to. Sequences strictly
     /// increase within one stream but may skip: one change may carry several commits.
     public var sequence: UInt64
+    /// The history position the message brings the renderer to: ``sequence`` and the commit that
+    /// wrote it (`14.5f3a9c0e12ab34cd`). A renderer resumes from this, never from the bare
+    /// sequence: a database restored from a backup reaches the same sequences with other commits.
+    public var position: ChangeLogPosition
     /// For a snapshot: `initial`, or `reset` when the feed fell behind the change log and starts over.
     public var reason: String?
     /// For a snapshot: every section, complete.
@@ -106,13 +111,14 @@ public struct FeedMessage<Row: Codable & Sendable & Hashable>: Codable, Sendable
     /// A snapshot message.
     ///
     /// ```swift
-    /// let message = FeedMessage(snapshot: sections, feed: "list icanzilb/RxSwift", sequence: 12)
+    /// let message = FeedMessage(snapshot: sections, feed: "list icanzilb/RxSwift", position: update.position)
     /// ```
-    public init(snapshot sections: [FeedSection<Row>], feed: String, sequence: UInt64, reason: String = "initial") {
+    public init(snapshot sections: [FeedSection<Row>], feed: String, position: ChangeLogPosition, reason: String = "initial") {
         version = Self.formatVersion
         type = "snapshot"
         self.feed = feed
-        self.sequence = sequence
+        sequence = position.sequence
+        self.position = position
         self.reason = reason
         self.sections = sections
     }
@@ -120,13 +126,14 @@ public struct FeedMessage<Row: Codable & Sendable & Hashable>: Codable, Sendable
     /// An empty change message, to be filled.
     ///
     /// ```swift
-    /// var message = FeedMessage<TimelineRow>(changeFor: "list icanzilb/RxSwift", sequence: 13)
+    /// var message = FeedMessage<TimelineRow>(changeFor: "list icanzilb/RxSwift", position: update.position)
     /// ```
-    public init(changeFor feed: String, sequence: UInt64) {
+    public init(changeFor feed: String, position: ChangeLogPosition) {
         version = Self.formatVersion
         type = "change"
         self.feed = feed
-        self.sequence = sequence
+        sequence = position.sequence
+        self.position = position
         sectionDeletions = []
         sectionInsertions = []
         sectionMoves = []

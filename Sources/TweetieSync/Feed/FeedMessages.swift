@@ -12,8 +12,8 @@ public struct FeedMessages<Row: Codable & Sendable & Hashable>: AsyncSequence, S
 
     let feed: ChangeFeed<Row>
     let moves: Bool
-    /// The sequence the renderer holds when resuming.
-    let after: UInt64?
+    /// The position the renderer holds when resuming.
+    let after: ChangeLogPosition?
 
     /// Starts observing.
     ///
@@ -35,9 +35,9 @@ public struct FeedMessages<Row: Codable & Sendable & Hashable>: AsyncSequence, S
         private let updates: SectionedUpdates<Row>
         private let base: SectionedUpdates<Row>.Iterator
         private var builder: FeedBuilder<Row>
-        private var after: UInt64?
+        private var after: ChangeLogPosition?
 
-        init(updates: SectionedUpdates<Row>, builder: FeedBuilder<Row>, after: UInt64?) {
+        init(updates: SectionedUpdates<Row>, builder: FeedBuilder<Row>, after: ChangeLogPosition?) {
             self.updates = updates
             base = updates.makeAsyncIterator()
             self.builder = builder
@@ -63,20 +63,24 @@ public struct FeedMessages<Row: Codable & Sendable & Hashable>: AsyncSequence, S
 }
 
 extension SectionedUpdates {
-    /// Whether no commit after `after` up to `sequence` can have changed these updates' rows: the
-    /// change log still holds every entry of that range and none names a record of the observed
-    /// collection. A renderer at `after` then holds the sections of `sequence`.
+    /// Whether a renderer at `after` holds the sections of `sequence`: `after` is a point of the
+    /// store's own history (``StoreReader/contains(_:)``: not a position from before a restore,
+    /// nor one without its commit id), the change log still holds every entry after it up to
+    /// `sequence`, and none names a record of the observed collection.
     ///
     /// ```swift
-    /// if try feed.updates.unchanged(after: 41, through: 57) { send(messagesAfter57) }
+    /// if try feed.updates.unchanged(after: lastApplied, through: 57) { send(messagesAfter57) }
     /// ```
-    public func unchanged(after: UInt64, through sequence: UInt64) throws -> Bool {
-        if after == sequence { return true }
-        guard after < sequence else { return false }
-        let slice = try store.read { try $0.changeLog(after: after) }
-        guard !slice.isTruncated else { return false }
-        return !slice.entries.contains {
-            $0.sequence <= sequence && ($0.unlistedCollections.contains(collection) || !($0.changes[collection] ?? []).isEmpty)
+    public func unchanged(after: ChangeLogPosition, through sequence: UInt64) throws -> Bool {
+        guard after.sequence <= sequence else { return false }
+        return try store.read { reader in
+            guard try reader.contains(after) else { return false }
+            guard after.sequence < sequence else { return true }
+            let slice = try reader.changeLog(after: after.sequence)
+            guard !slice.isTruncated else { return false }
+            return !slice.entries.contains {
+                $0.sequence <= sequence && ($0.unlistedCollections.contains(collection) || !($0.changes[collection] ?? []).isEmpty)
+            }
         }
     }
 }

@@ -20,7 +20,13 @@ public struct FeedState<Row: Codable & Sendable & Hashable>: Sendable, Hashable 
     /// ```swift
     /// print(state.sequence)
     /// ```
-    public private(set) var sequence: UInt64 = 0
+    public var sequence: UInt64 { position.sequence }
+    /// The position of the last applied message: what to resume from (`--after`, `Last-Event-ID`).
+    ///
+    /// ```swift
+    /// let messages = feed.messages(after: state.position)
+    /// ```
+    public private(set) var position = ChangeLogPosition.origin
 
     /// An empty state, before the first snapshot.
     ///
@@ -44,9 +50,12 @@ public struct FeedState<Row: Codable & Sendable & Hashable>: Sendable, Hashable 
         guard message.version == FeedMessage<Row>.formatVersion else {
             throw InvalidMessage(description: "feed format version \(message.version); this renderer reads version \(FeedMessage<Row>.formatVersion)")
         }
+        guard message.position.sequence == message.sequence else {
+            throw InvalidMessage(description: "position \(message.position) does not name the message's sequence \(message.sequence)")
+        }
         if message.type == "snapshot" {
             sections = message.sections ?? []
-            sequence = message.sequence
+            position = message.position
             return
         }
         guard message.type == "change" else { throw InvalidMessage(description: "unknown message type '\(message.type)'") }
@@ -101,7 +110,7 @@ public struct FeedState<Row: Codable & Sendable & Hashable>: Sendable, Hashable 
         }
         for index in layout.indices { layout[index].rows = rows[index] }
         sections = layout
-        sequence = message.sequence
+        position = message.position
     }
 
     private static func path(_ path: FeedPath) throws -> IndexPath {

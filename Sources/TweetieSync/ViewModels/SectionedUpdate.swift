@@ -34,23 +34,30 @@ public struct SectionedUpdate<Row: Codable & Sendable & Hashable>: Sendable {
     /// if update.isInitial { table.reloadData() }
     /// ```
     public var isInitial: Bool
+    /// The store's history position these sections reflect (a sequence and the commit that wrote
+    /// it): what a renderer resumes from.
+    ///
+    /// ```swift
+    /// print(update.position)   // 14.5f3a9c0e12ab34cd
+    /// ```
+    public var position: ChangeLogPosition
     /// The store's change-log sequence these sections reflect.
     ///
     /// ```swift
     /// print(update.sequence)
     /// ```
-    public var sequence: UInt64
+    public var sequence: UInt64 { position.sequence }
 
     /// Creates an update.
     ///
     /// ```swift
-    /// let update = TimelineUpdate(sections: [], changeset: SectionedChangeset(), isInitial: true, sequence: 0)
+    /// let update = TimelineUpdate(sections: [], changeset: SectionedChangeset(), isInitial: true, position: .origin)
     /// ```
-    public init(sections: [FeedSection<Row>], changeset: SectionedChangeset, isInitial: Bool, sequence: UInt64) {
+    public init(sections: [FeedSection<Row>], changeset: SectionedChangeset, isInitial: Bool, position: ChangeLogPosition) {
         self.sections = sections
         self.changeset = changeset
         self.isInitial = isInitial
-        self.sequence = sequence
+        self.position = position
     }
 
     /// The total number of rows.

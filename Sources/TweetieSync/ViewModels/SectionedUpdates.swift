@@ -39,7 +39,7 @@ public struct SectionedUpdates<Row: Codable & Sendable & Hashable>: AsyncSequenc
                     let (key, title) = section(key, now)
                     return FeedSection(key: key, title: title, rows: records.map { row($0, now) })
                 }
-                return SectionedUpdate(sections: sections, changeset: change.changeset, isInitial: change.isInitial, sequence: change.sequence)
+                return SectionedUpdate(sections: sections, changeset: change.changeset, isInitial: change.isInitial, position: change.position)
             }
         }
     }
