@@ -84,7 +84,9 @@ final class CommitNotifier: @unchecked Sendable {
             state.subscribers = [:]
             return removed
         }
-        _ = subscribers   // released outside the lock
+        // Woken once more, outside the lock: an observer reads again, finds the store closed and
+        // ends with that error instead of waiting for a commit that cannot come.
+        for subscriber in subscribers.values { subscriber() }
     }
 
     /// Called after a commit that appended change-log entry `sequence`.
@@ -107,14 +109,15 @@ final class CommitNotifier: @unchecked Sendable {
     /// snapshot the poll compares against is taken here, so a commit after the caller's read is
     /// never taken for the starting point.
     func subscribe(_ handler: @escaping @Sendable () -> Void) -> UInt64 {
-        let (id, startWatcher) = state.withLock { state -> (UInt64, Bool) in
+        let (id, startWatcher, closed) = state.withLock { state -> (UInt64, Bool, Bool) in
             let id = state.nextID
             state.nextID += 1
-            state.subscribers[id] = handler
+            if !state.closed { state.subscribers[id] = handler }
             let start = !state.watcherRunning && !state.closed
             if start { state.watcherRunning = true }
-            return (id, start)
+            return (id, start, state.closed)
         }
+        if closed { handler() }  // as close() wakes the subscribers it had
         if startWatcher {
             let start = paths.poll ? newestSnapshot() : 0
             let thread = Thread { [weak self] in self?.watch(from: start) }

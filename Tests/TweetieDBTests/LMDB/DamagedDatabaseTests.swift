@@ -189,13 +189,13 @@ struct DamagedDatabaseTests {
         do {
             let env = try Environment.open(at: dir.path)
             let meta = try env.database(named: "_meta")
-            try env.write { tx in try tx.put(Array("format".utf8), [0, 0, 0, 2], in: meta) }
+            try env.write { tx in try tx.put(Array("format".utf8), [0, 0, 0, UInt8(Store.formatVersion + 1)], in: meta) }
             env.close()
         }
         let before = try Data(contentsOf: URL(fileURLWithPath: dir.sub("data.mdb")))
         let error = #expect(throws: StoreError.self) { try Store.open(at: dir.path, collections: [Post.self]) }
         #expect(error?.code == .newerFormat)
-        #expect(error?.message == "the database has format version 2, but this TweetieDB reads up to version 1; upgrade TweetieDB (the database was left untouched)")
+        #expect(error?.message == "the database has format version \(Store.formatVersion + 1), but this TweetieDB reads up to version \(Store.formatVersion); upgrade TweetieDB (the database was left untouched)")
         #expect(try Data(contentsOf: URL(fileURLWithPath: dir.sub("data.mdb"))) == before)
     }
 

@@ -37,7 +37,7 @@ struct RecordJSONWriterTests {
         switch Int.random(in: 0..<5, using: &random) {
         case 0: return Double.random(in: -1...1, using: &random)
         case 1: return Double(Int64.random(in: -(1 << 60)...(1 << 60), using: &random))
-        case 2: return [0, -0.0, 1, 0.1, 1e20, 1e-7, 5e-324, .greatestFiniteMagnitude, 1e15, 1e16, 123456789.125].randomElement(using: &random)!
+        case 2: return [0, -0.0, 1, 0.1, 1e20, 1e-7, .leastNonzeroMagnitude, .greatestFiniteMagnitude, 1e15, 1e16, 123456789.125].randomElement(using: &random)!
         case 3: return Double.random(in: -1e300...1e300, using: &random)
         default:
             let value = Double(bitPattern: random.next())
