@@ -21,6 +21,8 @@ public struct QueryObservation<R: Record>: AsyncSequence, Sendable {
     let store: Store
     let query: Query<R>
     let fields: [ObservedField<R>]?
+    /// Whether commits that leave the results unchanged yield an element too.
+    let everyCommit: Bool
 
     /// Starts observing.
     ///
@@ -28,7 +30,7 @@ public struct QueryObservation<R: Record>: AsyncSequence, Sendable {
     /// var iterator = store.observe(query).makeAsyncIterator()
     /// let first = try await iterator.next()
     /// ```
-    public func makeAsyncIterator() -> Iterator { Iterator(store: store, query: query, fields: fields) }
+    public func makeAsyncIterator() -> Iterator { Iterator(store: store, query: query, fields: fields, everyCommit: everyCommit) }
 
     /// Produces the elements of a ``QueryObservation``.
     ///
@@ -39,6 +41,7 @@ public struct QueryObservation<R: Record>: AsyncSequence, Sendable {
         private let store: Store
         private let query: Query<R>
         private let fields: [ObservedField<R>]?
+        private let everyCommit: Bool
         private let signal = ObservationSignal()
         private var subscription: UInt64?
         private var core: LiveQueryCore<R, EncodedKey>?
@@ -50,10 +53,17 @@ public struct QueryObservation<R: Record>: AsyncSequence, Sendable {
         private var retired: (tree: RankedTree<EncodedKey, R>, window: RankedTree<EncodedKey, R>)?
         private var finished = false
 
-        init(store: Store, query: Query<R>, fields: [ObservedField<R>]?) {
+        init(store: Store, query: Query<R>, fields: [ObservedField<R>]?, everyCommit: Bool) {
             self.store = store
             self.query = query
             self.fields = fields
+            self.everyCommit = everyCommit
+        }
+
+        /// The element for commits that changed nothing observed: the same results, an empty
+        /// changeset, the new position (`everyCommit` only).
+        private func unchanged(_ core: LiveQueryCore<R, EncodedKey>) -> QueryChange<R> {
+            QueryChange(results: QueryResults(tree: window), changeset: Changeset(), isInitial: false, position: core.lastPosition)
         }
 
         deinit {
@@ -77,6 +87,7 @@ public struct QueryObservation<R: Record>: AsyncSequence, Sendable {
                     }
                     switch try core.delta(oldValue: { self.tree.value(for: $0) }) {
                     case .unchanged:
+                        if everyCommit { return unchanged(core) }
                         continue
                     case .reset(let rows):
                         retired = (tree, window)
@@ -96,7 +107,7 @@ public struct QueryObservation<R: Record>: AsyncSequence, Sendable {
                             window = tree
                             result = changeset
                         }
-                        if result.isEmpty { continue }
+                        if result.isEmpty { if everyCommit { return unchanged(core) } else { continue } }
                         return QueryChange(results: QueryResults(tree: window), changeset: result, isInitial: false, position: core.lastPosition)
                     }
                 }
@@ -163,12 +174,24 @@ extension Store {
     /// `modificationsOf` narrows what counts as a modification to some fields (Realm's key-path
     /// filtering); by default any change of a record's stored bytes does.
     ///
+    /// By default a commit that leaves the results unchanged yields nothing. With `everyCommit`,
+    /// it yields an element with the same results, an empty changeset and the new
+    /// ``QueryChange/position``, so that a caller can tell that the observer has caught up with a
+    /// sequence (commits read together still yield one element).
+    ///
+    /// ```swift
+    /// try await store.write { tx in try tx.add(note) }
+    /// let written = try await store.read { try $0.lastChangeSequence() }
+    /// for try await change in store.observe(query, everyCommit: true) where change.sequence >= written { break }
+    /// ```
+    ///
     /// ```swift
     /// for try await change in store.observe(Query<Tweet>().sorted(byIndex: "created")) {
     ///     print(change.changeset.insertions)
     /// }
     /// ```
-    public func observe<R: Record>(_ query: Query<R>, modificationsOf fields: [ObservedField<R>]? = nil) -> QueryObservation<R> {
-        QueryObservation(store: self, query: query, fields: fields)
+    public func observe<R: Record>(_ query: Query<R>, modificationsOf fields: [ObservedField<R>]? = nil,
+                                   everyCommit: Bool = false) -> QueryObservation<R> {
+        QueryObservation(store: self, query: query, fields: fields, everyCommit: everyCommit)
     }
 }

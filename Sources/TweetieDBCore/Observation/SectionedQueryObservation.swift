@@ -22,6 +22,8 @@ public struct SectionedQueryObservation<S: Hashable & Comparable & Sendable, R: 
     let sectionOf: @Sendable (R) -> S
     let sectionOrder: SortOrder
     let fields: [ObservedField<R>]?
+    /// Whether commits that leave the results unchanged yield an element too.
+    let everyCommit: Bool
 
     /// Starts observing.
     ///
@@ -55,6 +57,12 @@ public struct SectionedQueryObservation<S: Hashable & Comparable & Sendable, R: 
             if let subscription { observation.store.notifier.unsubscribe(subscription) }
         }
 
+        /// The element for commits that changed nothing observed (`everyCommit` only).
+        private func unchanged(_ results: Results, _ core: LiveQueryCore<R, SectionedRowKey<S>>) -> SectionedQueryChange<S, R> {
+            SectionedQueryChange(results: SectionedQueryResults(base: results), changeset: SectionedChangeset(),
+                                 isInitial: false, position: core.lastPosition)
+        }
+
         private func makeResults(_ rows: [(SectionedRowKey<S>, R)]) -> Results {
             let tree = RankedTree(sortedUniqueElements: rows.map { (key: $0.0, value: $0.1) })
             return Results(rows: tree) { OrderedSection(key: $0.section, descending: $0.sectionsDescending) }
@@ -78,6 +86,7 @@ public struct SectionedQueryObservation<S: Hashable & Comparable & Sendable, R: 
                     }
                     switch try core.delta(oldValue: { results.rows.value(for: $0) }) {
                     case .unchanged:
+                        if observation.everyCommit { return unchanged(results, core) }
                         continue
                     case .reset(let rows):
                         results = makeResults(rows)
@@ -90,7 +99,7 @@ public struct SectionedQueryObservation<S: Hashable & Comparable & Sendable, R: 
                         results = next
                         retired = self.results
                         self.results = next
-                        if changeset.isEmpty { continue }
+                        if changeset.isEmpty { if observation.everyCommit { return unchanged(next, core) } else { continue } }
                         return SectionedQueryChange(results: SectionedQueryResults(base: next), changeset: changeset,
                                                     isInitial: false, position: core.lastPosition)
                     }
@@ -135,6 +144,7 @@ public struct SectionedQueryObservation<S: Hashable & Comparable & Sendable, R: 
 extension Store {
     /// Observes `query` grouped into sections by `sectionOf` (for example the tweet's day),
     /// sections ordered by their key in `sectionOrder`, rows in the query's order.
+    /// `modificationsOf` and `everyCommit` are as for ``observe(_:modificationsOf:everyCommit:)``.
     ///
     /// ```swift
     /// let observation = store.observe(Query<Tweet>().sorted(byIndex: "created"),
@@ -142,8 +152,9 @@ extension Store {
     /// ```
     public func observe<R: Record, S: Hashable & Comparable & Sendable>(
         _ query: Query<R>, sectionedBy sectionOf: @escaping @Sendable (R) -> S, sectionOrder: SortOrder = .ascending,
-        modificationsOf fields: [ObservedField<R>]? = nil
+        modificationsOf fields: [ObservedField<R>]? = nil, everyCommit: Bool = false
     ) -> SectionedQueryObservation<S, R> {
-        SectionedQueryObservation(store: self, query: query, sectionOf: sectionOf, sectionOrder: sectionOrder, fields: fields)
+        SectionedQueryObservation(store: self, query: query, sectionOf: sectionOf, sectionOrder: sectionOrder, fields: fields,
+                                  everyCommit: everyCommit)
     }
 }

@@ -58,3 +58,35 @@ struct ObservationCloseTests {
         await #expect(throws: StoreError.self) { _ = try await iterator.value.next() }
     }
 }
+
+/// `everyCommit`: a commit that leaves the results unchanged still yields an element (same
+/// results, empty changeset, the new position), so a caller can wait for an observer to catch up.
+@Suite("Observing every commit")
+struct EveryCommitObservationTests {
+    @Test(arguments: [false, true])
+    func aCommitThatChangesNothingObservedYieldsAnEmptyChange(sectioned: Bool) async throws {
+        let store = try Store.temporary(collections: [Post.self, Member.self])
+        defer { store.close() }
+        try await store.write { try $0.add(ObservationCloseTests.post(1)) }
+        let query = Query<Post>().sorted(byIndex: "created")
+        let next: @Sendable () async throws -> (sequence: UInt64, empty: Bool, count: Int)?
+        if sectioned {
+            let iterator = UncheckedBox(store.observe(query, sectionedBy: { $0.author }, everyCommit: true).makeAsyncIterator())
+            next = { try await iterator.value.next().map { ($0.sequence, $0.changeset.isEmpty, $0.results.sections.reduce(0) { $0 + $1.rows.count }) } }
+        } else {
+            let iterator = UncheckedBox(store.observe(query, everyCommit: true).makeAsyncIterator())
+            next = { try await iterator.value.next().map { ($0.sequence, $0.changeset.isEmpty, $0.results.count) } }
+        }
+        let initial = try #require(try await next())
+        #expect(initial.count == 1)
+        // A commit of another collection: nothing observed changes, yet an element arrives.
+        try await store.write { try $0.add(Member(id: "m", handle: "ann", name: "Ann")) }
+        let written = try await store.read { try $0.lastChangeSequence() }
+        let unchanged = try #require(try await withTimeout("the element of an unchanged commit") { try await next() })
+        #expect(unchanged.sequence == written && unchanged.empty && unchanged.count == 1)
+        // A commit that changes the results: an ordinary change.
+        try await store.write { try $0.add(ObservationCloseTests.post(2)) }
+        let changed = try #require(try await withTimeout("the element of a change") { try await next() })
+        #expect(!changed.empty && changed.count == 2)
+    }
+}
