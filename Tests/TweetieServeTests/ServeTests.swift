@@ -150,6 +150,11 @@ struct ServeTests {
         }
         let badID = try EventStream(port: server.port, "/feeds/list", headers: ["Last-Event-ID": "twelve"])
         #expect(badID.head.status == 400)
+        // A malformed ?after= is refused even when a well-formed Last-Event-ID, which wins, comes with it.
+        for feed in ["/feeds/list", "/feeds/person/mayalindqvist", "/feeds/people"] {
+            let badAfter = try EventStream(port: server.port, feed + "?after=abc", headers: ["Last-Event-ID": "5"])
+            #expect(badAfter.head.status == 400, "\(feed)?after=abc with Last-Event-ID: 5")
+        }
         let page = try HTTPReply.get(port: server.port, "/")
         #expect(page.status == 200 && page.text.contains("<html"))
         #expect(page.headers["content-security-policy"] == "default-src 'self'")
