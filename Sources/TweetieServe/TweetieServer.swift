@@ -86,7 +86,7 @@ public final class TweetieServer: Sendable {
     /// ```
     public func run(handlingSignals: Bool = false, onListening: @escaping @Sendable (Int) async -> Void = { _ in }) async throws {
         let http1 = HTTP1Channel.Configuration(
-            additionalChannelHandlers: [EventStreamCloser()],
+            additionalChannelHandlers: [EventStreamCloser(), HTTP10Framing.Installer()],
             idleTimeout: TimeAmount(configuration.idleTimeout),
             httpDecoderConfiguration: .init(maxHeaderFieldSize: configuration.maxRequestHeadSize,
                                             maxHeaderListSize: configuration.maxRequestHeadSize, maxHeaderFieldCount: 100))
