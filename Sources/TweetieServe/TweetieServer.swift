@@ -26,6 +26,10 @@ public final class TweetieServer: Sendable {
         public var port = 8080
         /// The most SSE clients at once; past it, `503` with `Retry-After`.
         public var maxClients = 1024
+        /// The most connections at once, of every kind (event streams, snapshots, the page, idle
+        /// keep-alive connections); past it the server accepts no more until one closes (they wait
+        /// in the listen backlog). `nil`: ``connectionLimit``'s default, from the descriptor limit.
+        public var maxConnections: Int?
         /// The most messages queued for one SSE client; a client further behind gets a `reset`
         /// snapshot once it reads again.
         public var clientQueueBound = 64
@@ -45,6 +49,21 @@ public final class TweetieServer: Sendable {
         public var feedLinger: Duration = .seconds(30)
         /// The largest request head (all header fields together), in bytes.
         public var maxRequestHeadSize = 16 * 1024
+
+        /// The descriptors a server keeps for itself beside its connections: the database, the event
+        /// loops, the listener, standard streams.
+        public static let reservedDescriptors = 64
+
+        /// The most connections at once: ``maxConnections``, or by default the descriptor limit
+        /// (`RLIMIT_NOFILE`'s soft limit, at the time of asking) less ``reservedDescriptors``, so that
+        /// connections alone never exhaust the descriptors.
+        ///
+        /// ```swift
+        /// print(TweetieServer.Configuration().connectionLimit)  // 1216 under `ulimit -n 1280`
+        /// ```
+        public var connectionLimit: Int {
+            maxConnections ?? max(1, Int(clamping: FileDescriptorLimit.current.soft) - Self.reservedDescriptors)
+        }
 
         /// The defaults: 127.0.0.1:8080, 1,024 clients, queues of 64 messages.
         ///
@@ -94,7 +113,19 @@ public final class TweetieServer: Sendable {
             responder: ServeResponder(server: self),
             server: .http1(configuration: http1),
             configuration: ApplicationConfiguration(address: .hostname(configuration.host, port: configuration.port)),
-            onServerRunning: { channel in await onListening(channel.localAddress?.port ?? 0) },
+            onServerRunning: { [metrics, logger, configuration] channel in
+                // On the listener, before anything reads from it (see ConnectionGate).
+                let limit = configuration.connectionLimit
+                do {
+                    try await channel.eventLoop.submit {
+                        let gate = ConnectionGate(limit: limit, metrics: metrics, logger: logger)
+                        try channel.pipeline.syncOperations.addHandler(gate, position: .first)
+                    }.get()
+                } catch {
+                    logger.error("the listener takes no connection limit: \(error)")
+                }
+                await onListening(channel.localAddress?.port ?? 0)
+            },
             logger: logger)
         let group = ServiceGroup(configuration: .init(
             services: [app, StreamsService(server: self)],

@@ -1,10 +1,16 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 import Testing
+import TweetieServe
 import TweetieSync
+import TweetieTestSupport
 
 /// The limits of a connection: the size of its request head, how long it may stay idle, and how
-/// soon a client that went away gives back its slot.
-@Suite("tweetie-serve limits request heads and idle connections, and frees a gone client's slot at once", .serialized)
+/// soon a client that went away gives back its slot; the limit on connections, and what the server
+/// does when it runs out of descriptors.
+@Suite("tweetie-serve limits request heads, idle connections and connections, frees a gone client's slot at once, and survives running out of descriptors", .serialized)
 struct ServeLimitsTests {
     /// Reads until the server ends the connection; the seconds it took, or `nil` when it was still
     /// open at `timeout`.
@@ -77,6 +83,57 @@ struct ServeLimitsTests {
             #expect(try Executables.tweetieDB(["sync", "--simulated", "--seed", "5", "--ticks", "5", "--db", db.path]).status == 0)
             #expect(try stream.next(timeout: 30)?.name == "change", "the stream, silent on the client's side for 2.5 s, still delivers")
         }
+    }
+
+    @Test func pastMaxConnectionsANewConnectionWaitsUntilOneCloses() throws {
+        try Self.serving(["--max-connections", "3", "--max-clients", "1"]) { server, _ in
+            // Three connections, kept alive after their answers: the limit.
+            var held = try (0..<3).map { _ in
+                let socket = try TestSocket(port: server.port)
+                try socket.send("GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+                #expect(try socket.readHead(until: Date().addingTimeInterval(30)).status == 200)
+                return socket
+            }
+            // A fourth: connected (the kernel's backlog), but not accepted, so not answered.
+            let fourth = try TestSocket(port: server.port)
+            try fourth.send("GET /metrics HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
+            #expect(try Self.secondsUntilClosed(fourth, timeout: 1) == nil && fourth.buffer.isEmpty, "no answer while 3 connections are open")
+            // One of the three closes: the fourth is accepted and answered, one of three connections.
+            held.removeFirst()
+            #expect(try fourth.readHead(until: Date().addingTimeInterval(30)).status == 200)
+            while try fourth.fill(until: Date().addingTimeInterval(30)) {}
+            let metrics = String(decoding: fourth.buffer, as: UTF8.self)
+            let connections = metrics.split(separator: "\n").first { $0.hasPrefix("tweetie_serve_connections ") }
+            #expect(connections.flatMap { Double($0.dropFirst("tweetie_serve_connections ".count)) } == 3, "\(metrics)")
+            #expect(held.count == 2)
+        }
+    }
+
+    /// Under a descriptor limit of 200, 300 connections that send nothing. By default the server
+    /// takes what its connection limit (200 less 64) allows and leaves the rest in the backlog; with
+    /// a `--max-connections` past what its descriptors allow, its accepts fail and it pauses, and says
+    /// so once. Either way it does not spin on the waiting connections, and it answers again once
+    /// they close.
+    @Test(arguments: [[], ["--max-connections", "1000", "--max-clients", "100"]])
+    func outOfDescriptorsTheServerNeitherSpinsNorStopsAnswering(extra: [String]) throws {
+        try FileDescriptorLimit.raise(toAtLeast: 1024)
+        let db = try ServeTests.seeded()
+        defer { db.remove() }
+        let directory = TemporaryDirectory("serve-descriptors")
+        defer { directory.remove() }
+        let log = directory.sub("stderr.log")
+        let server = try ServerProcess(["--db", db.path, "--now", ServeTests.now] + extra, openFiles: 200, log: log)
+        var flood = try (0..<300).map { _ in try TestSocket(port: server.port) }
+        Thread.sleep(forTimeInterval: 1)
+        let (cpu, start) = (try server.cpuSeconds(), Date())
+        Thread.sleep(forTimeInterval: 3)
+        let share = (try server.cpuSeconds() - cpu) / Date().timeIntervalSince(start)
+        #expect(share < 0.5, "the server used \(Int(share * 100)) % of a core while 300 connections waited")
+        let warnings = try String(contentsOfFile: log, encoding: .utf8).components(separatedBy: "cannot accept a connection").count - 1
+        #expect(warnings == (extra.isEmpty ? 0 : 1), "the failed accepts are logged once (none when the limit keeps them from failing)")
+        flood.removeAll()
+        #expect(try HTTPReply.get(port: server.port, "/healthz", timeout: 30).status == 200, "answered once the flood is gone")
+        #expect(server.stop() == 0)
     }
 
     @Test func aClientThatGoesAwayGivesBackItsSlotAtOnce() throws {
