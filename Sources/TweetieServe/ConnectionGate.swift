@@ -15,6 +15,10 @@ import NIOCore
 /// off is what unregisters it; this handler does that for the pause and turns it back on after.
 /// The first pause is logged (a warning); ``ServeMetrics/acceptPauses`` counts them all.
 ///
+/// It also ends a graceful shutdown that its connections would hold up: on ``CloseAll`` it closes,
+/// after a grace period, every connection still open. A response (an event stream's end, a large
+/// snapshot) to a client that reads nothing never finishes, and Hummingbird waits for it.
+///
 /// It sits first in the listener's pipeline, so that every read request passes it and every accept
 /// error reaches it before the backoff handler. It sets `maxMessagesPerRead` to 1, so that each
 /// accepted connection passes the gate. Connections accepted before it is added (between the bind
@@ -24,13 +28,18 @@ final class ConnectionGate: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundOut = Channel
     typealias OutboundIn = Never
 
+    /// The user outbound event that closes, after `grace`, every connection open then.
+    struct CloseAll: Sendable {
+        var grace: TimeAmount
+    }
+
     /// The most connections at once.
     let limit: Int
     /// How long accepting stops after it failed.
     let pause: TimeAmount
     private let metrics: ServeMetrics
     private let logger: Logger
-    private var open = 0
+    private var open: [ObjectIdentifier: any Channel] = [:]
     private var pauseEnd: Scheduled<Void>?
     /// A read was asked for while the gate was shut; it is made when the gate opens.
     private var readHeld = false
@@ -49,12 +58,12 @@ final class ConnectionGate: ChannelDuplexHandler, RemovableChannelHandler {
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         let connection = unwrapInboundIn(data)
-        open += 1
+        open[ObjectIdentifier(connection)] = connection
         metrics.connections.increment()
         let bound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
         connection.closeFuture.hop(to: context.eventLoop).assumeIsolated().whenComplete { _ in
             let (gate, context) = bound.value
-            gate.open -= 1
+            gate.open[ObjectIdentifier(connection)] = nil
             gate.metrics.connections.decrement()
             gate.openIfPossible(context: context)
         }
@@ -62,7 +71,7 @@ final class ConnectionGate: ChannelDuplexHandler, RemovableChannelHandler {
     }
 
     func read(context: ChannelHandlerContext) {
-        guard pauseEnd == nil, open < limit else {
+        guard pauseEnd == nil, open.count < limit else {
             readHeld = true
             return
         }
@@ -78,7 +87,7 @@ final class ConnectionGate: ChannelDuplexHandler, RemovableChannelHandler {
         if !logged {
             logged = true
             logger.warning("""
-                cannot accept a connection: \(String(cString: strerror(error.errnoCode))) (\(open) connections open, \
+                cannot accept a connection: \(String(cString: strerror(error.errnoCode))) (\(open.count) connections open, \
                 at most \(limit)); accepting stops for \(pause.nanoseconds / 1_000_000) ms each time this happens \
                 (logged once; tweetie_serve_accept_pauses_total counts them)
                 """)
@@ -92,6 +101,17 @@ final class ConnectionGate: ChannelDuplexHandler, RemovableChannelHandler {
         }
     }
 
+    func triggerUserOutboundEvent(context: ChannelHandlerContext, event: Any, promise: EventLoopPromise<Void>?) {
+        guard let closeAll = event as? CloseAll else {
+            context.triggerUserOutboundEvent(event, promise: promise)
+            return
+        }
+        context.eventLoop.assumeIsolated().scheduleTask(in: closeAll.grace) { [self] in
+            for connection in open.values { connection.close(promise: nil) }
+        }
+        promise?.succeed()
+    }
+
     func channelInactive(context: ChannelHandlerContext) {
         pauseEnd?.cancel()
         pauseEnd = nil
@@ -100,7 +120,7 @@ final class ConnectionGate: ChannelDuplexHandler, RemovableChannelHandler {
 
     /// Makes the held read when the gate is open.
     private func openIfPossible(context: ChannelHandlerContext) {
-        guard readHeld, pauseEnd == nil, open < limit, context.channel.isActive else { return }
+        guard readHeld, pauseEnd == nil, open.count < limit, context.channel.isActive else { return }
         readHeld = false
         if let options = context.channel.syncOptions, (try? options.getOption(ChannelOptions.autoRead)) == false {
             // After a pause: registers the listener for reading again, and reads.

@@ -83,6 +83,8 @@ public final class TweetieServer: Sendable {
     let clientCount = Atomic<Int>(0)
     let stopping = Atomic<Bool>(false)
     private let serviceGroup = Mutex<ServiceGroup?>(nil)
+    /// The listening channel, once it listens.
+    private let listener = Mutex<(any Channel)?>(nil)
     private let logger: Logger
 
     /// A server for the feeds of `store`.
@@ -113,7 +115,7 @@ public final class TweetieServer: Sendable {
             responder: ServeResponder(server: self),
             server: .http1(configuration: http1),
             configuration: ApplicationConfiguration(address: .hostname(configuration.host, port: configuration.port)),
-            onServerRunning: { [metrics, logger, configuration] channel in
+            onServerRunning: { [self, metrics, logger, configuration] channel in
                 // On the listener, before anything reads from it (see ConnectionGate).
                 let limit = configuration.connectionLimit
                 do {
@@ -124,6 +126,7 @@ public final class TweetieServer: Sendable {
                 } catch {
                     logger.error("the listener takes no connection limit: \(error)")
                 }
+                listener.withLock { $0 = channel }
                 await onListening(channel.localAddress?.port ?? 0)
             },
             logger: logger)
@@ -147,10 +150,16 @@ public final class TweetieServer: Sendable {
         await group?.triggerGracefulShutdown()
     }
 
-    /// Ends every stream (graceful shutdown begins with this).
+    /// How long a graceful shutdown waits for the connections to end their responses before it
+    /// closes them: a client that reads nothing would hold it back forever.
+    static let shutdownGrace: Duration = .seconds(5)
+
+    /// Ends every stream, and has every connection closed after ``shutdownGrace`` (graceful
+    /// shutdown begins with this).
     func endStreams() {
         stopping.store(true, ordering: .releasing)
         hubs.closeAll()
+        listener.withLock { $0 }?.triggerUserOutboundEvent(ConnectionGate.CloseAll(grace: TimeAmount(Self.shutdownGrace)), promise: nil)
     }
 }
 

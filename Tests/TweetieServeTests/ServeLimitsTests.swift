@@ -8,9 +8,9 @@ import TweetieSync
 import TweetieTestSupport
 
 /// The limits of a connection: the size of its request head, how long it may stay idle, and how
-/// soon a client that went away gives back its slot; the limit on connections, and what the server
-/// does when it runs out of descriptors.
-@Suite("tweetie-serve limits request heads, idle connections and connections, frees a gone client's slot at once, and survives running out of descriptors", .serialized)
+/// soon a client that went away gives back its slot; the limit on connections, what the server does
+/// when it runs out of descriptors, and what clients that read nothing cost it.
+@Suite("tweetie-serve limits request heads, idle connections and connections, frees a gone client's slot at once, survives running out of descriptors and clients that read nothing", .serialized)
 struct ServeLimitsTests {
     /// Reads until the server ends the connection; the seconds it took, or `nil` when it was still
     /// open at `timeout`.
@@ -134,6 +134,56 @@ struct ServeLimitsTests {
         flood.removeAll()
         #expect(try HTTPReply.get(port: server.port, "/healthz", timeout: 30).status == 200, "answered once the flood is gone")
         #expect(server.stop() == 0)
+    }
+
+    /// A database of `count` tweets in the list (one seeded tweet, cloned with new ids, dates and
+    /// 180-character texts) and the seeded users: a list snapshot of about 420 bytes a tweet.
+    static func large(tweets count: Int) throws -> ScratchDatabase {
+        let seeded = try ServeTests.seeded()
+        defer { seeded.remove() }
+        let lines = String(decoding: try Executables.tweetieDB(["export", "--db", seeded.path]).stdout, as: UTF8.self).split(separator: "\n")
+        let records = try lines.dropFirst().map { try JSONSerialization.jsonObject(with: Data($0.utf8)) as! [String: Any] }
+        let users = records.filter { $0["collection"] as? String == "users" }
+        var tweet = try #require(records.first { $0["collection"] as? String == "tweets" }?["record"] as? [String: Any])
+        tweet["inReplyToId"] = nil
+        tweet["inReplyToIdStr"] = nil
+        let header: [String: Any] = ["format": "tweetie-db-export", "version": 1, "collections": [
+            ["name": "tweets", "count": count, "schemaVersion": 1], ["name": "users", "count": users.count, "schemaVersion": 1]]]
+        var file = Data()
+        func line(_ object: [String: Any]) throws {
+            file += try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])
+            file += Data("\n".utf8)
+        }
+        try line(header)
+        for index in 0..<count {
+            let id = 1_069_911_675_106_231_000 + index
+            tweet["id"] = id
+            tweet["idStr"] = String(id)
+            tweet["created"] = String(format: "2018-12-%02dT%02d:%02d:%02d.000Z", 1 + index % 11, index / 3600 % 24, index / 60 % 60, index % 60)
+            tweet["text"] = "tweet \(index) " + String(repeating: "x", count: 180)
+            try line(["collection": "tweets", "record": tweet])
+        }
+        for user in users { try line(user) }
+        let directory = TemporaryDirectory("serve-large")
+        defer { directory.remove() }
+        try file.write(to: URL(fileURLWithPath: directory.sub("large.ndjson")))
+        let db = ScratchDatabase()
+        #expect(try Executables.tweetieDB(["import", directory.sub("large.ndjson"), "--db", db.path]).status == 0)
+        return db
+    }
+
+    /// A stream and a 3.4 MB snapshot to clients that read nothing more: their responses never
+    /// end, and the server closes their connections after its shutdown grace instead of waiting.
+    @Test func sigtermEndsEvenWhenClientsReadNothing() throws {
+        let db = try Self.large(tweets: 8000)
+        defer { db.remove() }
+        let server = try ServerProcess(["--db", db.path, "--now", ServeTests.now])
+        let stream = try EventStream(port: server.port, "/feeds/list", receiveBuffer: 4096)
+        let snapshot = try TestSocket(port: server.port, receiveBuffer: 4096)
+        try snapshot.send("GET /feeds/list HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+        #expect(try snapshot.readHead(until: Date().addingTimeInterval(60)).status == 200)
+        while stream.socket.buffer.isEmpty { _ = try stream.socket.fill(until: Date().addingTimeInterval(60)) }
+        #expect(server.stop(timeout: 30) == 0, "SIGTERM ends the server within 30 s (its grace is 5 s)")
     }
 
     @Test func aClientThatGoesAwayGivesBackItsSlotAtOnce() throws {
