@@ -172,6 +172,29 @@ struct ServeLimitsTests {
         return db
     }
 
+    /// Forty clients that read nothing after the first bytes of a 3.4 MB snapshot: each one's
+    /// snapshot is the one buffer they all share, so the server grows by far less than one copy
+    /// per client (a copy each grew it by 40 × 3.4 MB).
+    @Test func stalledClientsShareOneSnapshotInsteadOfACopyEach() throws {
+        let db = try Self.large(tweets: 8000)
+        defer { db.remove() }
+        let server = try ServerProcess(["--db", db.path, "--now", ServeTests.now])
+        let first = try EventStream(port: server.port, "/feeds/list")
+        let snapshot = try #require(try first.next()).data.utf8.count
+        #expect(snapshot > 3_000_000)
+        let before = try server.residentBytes()
+        let stalled = try (0..<40).map { _ in
+            let stream = try EventStream(port: server.port, "/feeds/list", receiveBuffer: 4096)
+            // The first bytes of its body: the server made this client's snapshot frame and writes it.
+            while stream.socket.buffer.isEmpty { _ = try stream.socket.fill(until: Date().addingTimeInterval(60)) }
+            return stream
+        }
+        let growth = try server.residentBytes() - before
+        #expect(growth < 10 * snapshot, "40 stalled clients grew the server by \(growth / 1_000_000) MB; the snapshot is \(snapshot / 1_000_000) MB")
+        #expect(stalled.count == 40)
+        #expect(server.stop() == 0)
+    }
+
     /// A stream and a 3.4 MB snapshot to clients that read nothing more: their responses never
     /// end, and the server closes their connections after its shutdown grace instead of waiting.
     @Test func sigtermEndsEvenWhenClientsReadNothing() throws {

@@ -87,6 +87,14 @@ final class ServerProcess: @unchecked Sendable {
         return (user + system) / Double(sysconf(Int32(_SC_CLK_TCK)))
     }
 
+    /// The process's resident set (`VmRSS` of `/proc/PID/status`), in bytes.
+    func residentBytes() throws -> Int {
+        let status = try String(contentsOfFile: "/proc/\(process.processIdentifier)/status", encoding: .utf8)
+        guard let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }),
+              let kilobytes = Int(line.split(separator: " ")[1]) else { throw TestFailure("no VmRSS in '\(status)'") }
+        return kilobytes * 1024
+    }
+
     /// Sends `signal` and waits (at most `timeout` seconds) for the exit status.
     func stop(signal: Int32 = SIGTERM, timeout: Double = 30) -> Int32? {
         kill(process.processIdentifier, signal)
