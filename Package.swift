@@ -116,6 +116,7 @@ let package = Package(
                 .product(name: "HummingbirdCore", package: "hummingbird", condition: .when(traits: ["Serve"])),
                 .product(name: "HTTPTypes", package: "swift-http-types", condition: .when(traits: ["Serve"])),
                 .product(name: "NIOCore", package: "swift-nio", condition: .when(traits: ["Serve"])),
+                .product(name: "NIOHTTP1", package: "swift-nio", condition: .when(traits: ["Serve"])),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle", condition: .when(traits: ["Serve"])),
                 .product(name: "Prometheus", package: "swift-prometheus", condition: .when(traits: ["Serve"])),
                 .product(name: "Logging", package: "swift-log"),

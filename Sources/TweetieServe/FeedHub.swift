@@ -6,6 +6,11 @@ import TweetieSync
 /// One observed feed and its clients: the store is observed once, each message is encoded once,
 /// and the same bytes are queued to every client.
 ///
+/// Snapshots too: the snapshot of a sequence (one for `initial`, one for `reset`) is encoded by the
+/// first client that needs it while the others wait, and that one buffer is what every client gets
+/// and what a plain `GET` answers with. A client costs its queue of shared frames, not a copy of
+/// the feed.
+///
 /// Each client has a queue of at most ``queueBound`` messages. A client that falls further behind
 /// (it reads slower than commits arrive) loses its queue and receives, when it reads again, one
 /// `reset` snapshot of the current state followed by the messages after it: memory per client stays
@@ -43,7 +48,8 @@ final class FeedHub: Sendable {
         /// The last change messages, each with the sequence it applies to.
         var history = CircularBuffer<(previous: UInt64, sequence: UInt64, frame: SSEFrame)>()
         var snapshot: SnapshotMaker?
-        var cachedSnapshots: [String: (sequence: UInt64, event: FeedEvent)] = [:]
+        /// The snapshot frames of ``sequence`` encoded so far, by reason.
+        var cachedSnapshots: [String: (sequence: UInt64, frame: SSEFrame)] = [:]
         /// The position of the last message (``sequence`` with its commit id).
         var position = ChangeLogPosition.origin
         var lastUse = ContinuousClock.now
@@ -58,6 +64,8 @@ final class FeedHub: Sendable {
     private let source: FeedSource
     private let metrics: ServeMetrics
     private let state = Mutex(State())
+    /// Held while a snapshot is encoded, so that clients asking at once share one encoding.
+    private let encoding = Mutex(())
 
     init(spec: FeedSpec, source: FeedSource, queueBound: Int, historyBound: Int, metrics: ServeMetrics) {
         self.spec = spec
@@ -179,11 +187,11 @@ final class FeedHub: Sendable {
     func next(_ id: Int) async throws -> Pull {
         let reason: String? = state.withLock { $0.clients[id]?.pendingSnapshot }
         if let reason {
-            return try snapshot(reason: reason) { state, event in
+            return try snapshot(reason: reason) { state, frame in
                 guard state.clients[id] != nil else { return .closed }
                 state.clients[id]!.queue.removeAll()
                 state.clients[id]!.pendingSnapshot = nil
-                return .frame(SSEFrame(event, arrived: nil))
+                return .frame(frame)
             }
         }
         return await withTaskCancellationHandler {
@@ -240,33 +248,44 @@ final class FeedHub: Sendable {
         state.withLock { $0.clients.isEmpty && $0.lastUse.duration(to: .now) > interval }
     }
 
-    /// The current snapshot (reason `initial`), with its position; `unchanged` is asked first and
-    /// nothing is encoded when it returns true.
-    func currentSnapshot(unchanged: (ChangeLogPosition) -> Bool) async throws -> (position: ChangeLogPosition, json: Data?) {
+    /// The current snapshot (reason `initial`), with its position: the message JSON, a view of the
+    /// frame that streams get; `unchanged` is asked first and nothing is encoded when it returns true.
+    func currentSnapshot(unchanged: (ChangeLogPosition) -> Bool) async throws -> (position: ChangeLogPosition, json: ByteBuffer?) {
         try await waitUntilReady()
         let position = state.withLock { state in
             state.lastUse = .now
             return state.position
         }
         if unchanged(position) { return (position, nil) }
-        return try snapshot(reason: "initial") { _, event in (event.position, event.json) }
+        return try snapshot(reason: "initial") { state, frame in (state.position, frame.data) }
     }
 
-    /// Encodes (or takes from the cache) the snapshot of the current sequence, outside the lock,
-    /// then runs `body` under the lock if no message arrived meanwhile (else starts again).
-    private func snapshot<T: Sendable>(reason: String, _ body: (inout State, FeedEvent) -> T) throws -> T {
+    /// Takes the snapshot frame of the current sequence (encoding it if no one did yet), then runs
+    /// `body` under the lock if no message arrived meanwhile (else starts again).
+    private func snapshot<T: Sendable>(reason: String, _ body: (inout State, SSEFrame) -> T) throws -> T {
         while true {
-            let (maker, sequence, cached) = try state.withLock { state in
-                if let failure = state.failure { throw failure }
-                return (state.snapshot!, state.sequence, state.cachedSnapshots[reason])
-            }
-            let event = try cached.flatMap { $0.sequence == sequence ? $0.event : nil } ?? maker(reason)
+            let (sequence, frame) = try encoding.withLock { _ in try snapshotFrame(reason: reason) }
             let result: T? = state.withLock { state in
                 guard state.sequence == sequence else { return nil }
-                state.cachedSnapshots[reason] = (sequence, event)
-                return body(&state, event)
+                return body(&state, frame)
             }
             if let result { return result }
         }
+    }
+
+    /// The `reason` snapshot frame of the current sequence: from the cache, or encoded (outside the
+    /// state's lock) and cached. Callers hold ``encoding``: a client that asks while another
+    /// encodes waits for that frame instead of making its own copy.
+    private func snapshotFrame(reason: String) throws -> (sequence: UInt64, frame: SSEFrame) {
+        let (maker, sequence, cached) = try state.withLock { state in
+            if let failure = state.failure { throw failure }
+            return (state.snapshot!, state.sequence, state.cachedSnapshots[reason])
+        }
+        if let cached, cached.sequence == sequence { return cached }
+        let frame = SSEFrame(try maker(reason), arrived: nil)
+        state.withLock { state in
+            if state.sequence == sequence { state.cachedSnapshots[reason] = (sequence, frame) }
+        }
+        return (sequence, frame)
     }
 }

@@ -7,7 +7,9 @@ import TweetieSync
 /// with `?sections=day|none&moves=1|0&after=POSITION`.
 ///
 /// Defaults as `tweetie-db feed`: `list` by day, `person` and `people` in one section, moves on.
-/// `people` takes `sections=none` only. Unknown or repeated parameters are errors.
+/// `people` takes `sections=none` only. Every parameter and `Last-Event-ID` is checked, whatever
+/// else the request carries: an unknown, repeated or malformed one is an error, even when another
+/// makes it moot (`Last-Event-ID` wins over `?after=`).
 struct FeedRequest: Sendable {
     /// Why a request was refused.
     enum Problem: Error {
@@ -62,16 +64,26 @@ struct FeedRequest: Sendable {
         case "0": moves = false
         case let value?: return .failure(.badRequest("moves must be 1 or 0, not '\(value)'"))
         }
+        // Both sources are checked, whichever is used: a malformed `after` is refused even when a
+        // `Last-Event-ID` (which wins) comes with it.
         var after: ChangeLogPosition?
-        for (name, value) in [("Last-Event-ID", lastEventID), ("after", values["after"])] {
-            guard let value, after == nil else { continue }
-            guard let position = ChangeLogPosition(value) else {
-                return .failure(.badRequest("\(name) must be a feed position (a message's id: SEQUENCE.COMMITID, the commit id as 16 lowercase hexadecimal digits), not '\(value)'"))
+        for (name, text) in [("Last-Event-ID", lastEventID), ("after", values["after"])] {
+            guard let text else { continue }
+            guard let position = resumePosition(text) else {
+                return .failure(.badRequest("\(name) must be \(resumePositionForm), not '\(text)'"))
             }
-            after = position
+            after = after ?? position
         }
         return .success(FeedRequest(spec: FeedSpec(kind: kind, sections: sections, moves: moves), after: after,
                                     acceptsEvents: acceptsEvents, ifNoneMatch: ifNoneMatch))
+    }
+
+    /// What a resume position (`Last-Event-ID`, `?after=`) is, for error messages.
+    static let resumePositionForm = "a feed position (a message's id: SEQUENCE.COMMITID, the commit id as 16 lowercase hexadecimal digits)"
+
+    /// The resume position `text` names, or `nil` when it is not one (see ``resumePositionForm``).
+    static func resumePosition(_ text: String) -> ChangeLogPosition? {
+        ChangeLogPosition(text)
     }
 
     static func isUsername(_ text: String) -> Bool {

@@ -22,6 +22,10 @@ public final class ServeMetrics: Sendable {
     let slowClientResets: Counter
     /// SSE requests refused because `--max-clients` were connected.
     let refusals: Counter
+    /// Connections open now (every kind), at most ``TweetieServer/Configuration/connectionLimit``.
+    let connections: Gauge
+    /// Times accepting a connection failed for want of descriptors or memory and was paused.
+    let acceptPauses: Counter
     /// From a message's arrival from the store to its write to one client.
     let fanOutLatency: DurationHistogram
 
@@ -34,6 +38,9 @@ public final class ServeMetrics: Sendable {
         slowClientResets = registry.makeCounter(name: "tweetie_serve_slow_client_resets_total",
                                                 help: "Clients past the queue bound, sent a reset snapshot")
         refusals = registry.makeCounter(name: "tweetie_serve_refused_total", help: "SSE requests refused past --max-clients")
+        connections = registry.makeGauge(name: "tweetie_serve_connections", help: "Connections open (every kind)")
+        acceptPauses = registry.makeCounter(name: "tweetie_serve_accept_pauses_total",
+                                            help: "Accepts that failed for want of descriptors or memory, each followed by a pause")
         fanOutLatency = registry.makeDurationHistogram(
             name: "tweetie_serve_fan_out_seconds", buckets: [.milliseconds(1), .milliseconds(5), .milliseconds(10), .milliseconds(25),
                                                               .milliseconds(50), .milliseconds(100), .milliseconds(250), .seconds(1), .seconds(5)],

@@ -63,7 +63,7 @@ struct ServeResponder: HTTPResponder {
                 return Response(status: .notModified, headers: [.eTag: etag, .cacheControl: "no-cache"])
             }
             return Response(status: .ok, headers: [.contentType: "application/json", .eTag: etag, .cacheControl: "no-cache"],
-                            body: ResponseBody(byteBuffer: ByteBuffer(bytes: json)))
+                            body: ResponseBody(byteBuffer: json))
         } catch is FeedHubs.TooManyFeeds {
             return Self.unavailable("too many distinct feeds are observed (at most \(server.configuration.maxFeeds))")
         } catch {

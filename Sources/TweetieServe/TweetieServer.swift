@@ -26,6 +26,10 @@ public final class TweetieServer: Sendable {
         public var port = 8080
         /// The most SSE clients at once; past it, `503` with `Retry-After`.
         public var maxClients = 1024
+        /// The most connections at once, of every kind (event streams, snapshots, the page, idle
+        /// keep-alive connections); past it the server accepts no more until one closes (they wait
+        /// in the listen backlog). `nil`: ``connectionLimit``'s default, from the descriptor limit.
+        public var maxConnections: Int?
         /// The most messages queued for one SSE client; a client further behind gets a `reset`
         /// snapshot once it reads again.
         public var clientQueueBound = 64
@@ -46,6 +50,21 @@ public final class TweetieServer: Sendable {
         /// The largest request head (all header fields together), in bytes.
         public var maxRequestHeadSize = 16 * 1024
 
+        /// The descriptors a server keeps for itself beside its connections: the database, the event
+        /// loops, the listener, standard streams.
+        public static let reservedDescriptors = 64
+
+        /// The most connections at once: ``maxConnections``, or by default the descriptor limit
+        /// (`RLIMIT_NOFILE`'s soft limit, at the time of asking) less ``reservedDescriptors``, so that
+        /// connections alone never exhaust the descriptors.
+        ///
+        /// ```swift
+        /// print(TweetieServer.Configuration().connectionLimit)  // 1216 under `ulimit -n 1280`
+        /// ```
+        public var connectionLimit: Int {
+            maxConnections ?? max(1, Int(clamping: FileDescriptorLimit.current.soft) - Self.reservedDescriptors)
+        }
+
         /// The defaults: 127.0.0.1:8080, 1,024 clients, queues of 64 messages.
         ///
         /// ```swift
@@ -64,6 +83,8 @@ public final class TweetieServer: Sendable {
     let clientCount = Atomic<Int>(0)
     let stopping = Atomic<Bool>(false)
     private let serviceGroup = Mutex<ServiceGroup?>(nil)
+    /// The listening channel, once it listens.
+    private let listener = Mutex<(any Channel)?>(nil)
     private let logger: Logger
 
     /// A server for the feeds of `store`.
@@ -86,7 +107,7 @@ public final class TweetieServer: Sendable {
     /// ```
     public func run(handlingSignals: Bool = false, onListening: @escaping @Sendable (Int) async -> Void = { _ in }) async throws {
         let http1 = HTTP1Channel.Configuration(
-            additionalChannelHandlers: [EventStreamCloser()],
+            additionalChannelHandlers: [EventStreamCloser(), HTTP10Framing.Installer()],
             idleTimeout: TimeAmount(configuration.idleTimeout),
             httpDecoderConfiguration: .init(maxHeaderFieldSize: configuration.maxRequestHeadSize,
                                             maxHeaderListSize: configuration.maxRequestHeadSize, maxHeaderFieldCount: 100))
@@ -94,7 +115,20 @@ public final class TweetieServer: Sendable {
             responder: ServeResponder(server: self),
             server: .http1(configuration: http1),
             configuration: ApplicationConfiguration(address: .hostname(configuration.host, port: configuration.port)),
-            onServerRunning: { channel in await onListening(channel.localAddress?.port ?? 0) },
+            onServerRunning: { [self, metrics, logger, configuration] channel in
+                // On the listener, before anything reads from it (see ConnectionGate).
+                let limit = configuration.connectionLimit
+                do {
+                    try await channel.eventLoop.submit {
+                        let gate = ConnectionGate(limit: limit, metrics: metrics, logger: logger)
+                        try channel.pipeline.syncOperations.addHandler(gate, position: .first)
+                    }.get()
+                } catch {
+                    logger.error("the listener takes no connection limit: \(error)")
+                }
+                listener.withLock { $0 = channel }
+                await onListening(channel.localAddress?.port ?? 0)
+            },
             logger: logger)
         let group = ServiceGroup(configuration: .init(
             services: [app, StreamsService(server: self)],
@@ -116,10 +150,16 @@ public final class TweetieServer: Sendable {
         await group?.triggerGracefulShutdown()
     }
 
-    /// Ends every stream (graceful shutdown begins with this).
+    /// How long a graceful shutdown waits for the connections to end their responses before it
+    /// closes them: a client that reads nothing would hold it back forever.
+    static let shutdownGrace: Duration = .seconds(5)
+
+    /// Ends every stream, and has every connection closed after ``shutdownGrace`` (graceful
+    /// shutdown begins with this).
     func endStreams() {
         stopping.store(true, ordering: .releasing)
         hubs.closeAll()
+        listener.withLock { $0 }?.triggerUserOutboundEvent(ConnectionGate.CloseAll(grace: TimeAmount(Self.shutdownGrace)), promise: nil)
     }
 }
 

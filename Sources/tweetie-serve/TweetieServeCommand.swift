@@ -26,6 +26,9 @@ struct TweetieServeCommand: AsyncParsableCommand {
     @Option(name: .customLong("max-clients"), help: "The most Server-Sent Events clients at once; past it, 503 with Retry-After.")
     var maxClients = 1024
 
+    @Option(name: .customLong("max-connections"), help: ArgumentHelp("The most connections at once, of every kind (streams, snapshots, the page, idle ones); past it, new connections wait until one closes.", discussion: "Default: the file-descriptor limit less 64 (the limit is raised to --max-clients + 256 when it can be).", valueName: "n"))
+    var maxConnections: Int?
+
     @Option(name: .customLong("client-queue"), help: "The most messages queued for one client before it is sent a reset snapshot instead.")
     var clientQueue = 64
 
@@ -44,6 +47,12 @@ struct TweetieServeCommand: AsyncParsableCommand {
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be between 0 and 65535, got \(port).") }
         guard maxClients >= 1 else { throw ValidationError("--max-clients must be at least 1, got \(maxClients).") }
+        if let maxConnections {
+            guard maxConnections >= 1 else { throw ValidationError("--max-connections must be at least 1, got \(maxConnections).") }
+            guard maxClients <= maxConnections else {
+                throw ValidationError("--max-clients \(maxClients) is more than --max-connections \(maxConnections): each client is a connection.")
+            }
+        }
         guard clientQueue >= 1 else { throw ValidationError("--client-queue must be at least 1, got \(clientQueue).") }
         guard idleTimeout > 0, idleTimeout <= 86_400 else { throw ValidationError("--idle-timeout must be more than 0 and at most 86400 seconds, got \(idleTimeout).") }
         guard keepAlive > 0, keepAlive <= 86_400 else { throw ValidationError("--keep-alive must be more than 0 and at most 86400 seconds, got \(keepAlive).") }
@@ -56,6 +65,7 @@ struct TweetieServeCommand: AsyncParsableCommand {
         configuration.host = host
         configuration.port = port
         configuration.maxClients = maxClients
+        configuration.maxConnections = maxConnections
         configuration.clientQueueBound = clientQueue
         configuration.idleTimeout = .milliseconds(Int64(idleTimeout * 1000))
         configuration.keepAliveInterval = .milliseconds(Int64(keepAlive * 1000))
@@ -70,18 +80,34 @@ struct TweetieServeCommand: AsyncParsableCommand {
             throw ExitCode.failure
         }
         defer { store.close() }
-        // Each client holds a socket; the rest (database files, page and snapshot requests) fits in 256.
+        // Each connection holds a descriptor: room for --max-clients streams and 192 other connections
+        // (page and snapshot requests), or for --max-connections, besides the server's own.
+        let reserved = UInt64(TweetieServer.Configuration.reservedDescriptors)
         do {
-            try FileDescriptorLimit.raise(toAtLeast: UInt64(maxClients) + 256)
+            try FileDescriptorLimit.raise(toAtLeast: max(UInt64(maxClients) + 256, UInt64(maxConnections ?? 0) + reserved))
         } catch {
-            FileHandle.standardError.write(Data("tweetie-serve: warning: fewer than --max-clients \(maxClients) clients can connect: \(error)\n".utf8))
+            warn("\(error)")
+        }
+        // Fixed now, from the limit just raised: what the listening line says is what the server keeps.
+        let connections = configuration.connectionLimit
+        configuration.maxConnections = connections
+        if maxClients > connections {
+            warn("fewer than --max-clients \(maxClients) clients can connect: at most \(connections) connections (--max-connections)")
+        }
+        let descriptors = FileDescriptorLimit.current.soft
+        if let maxConnections, UInt64(maxConnections) + reserved > descriptors {
+            warn("--max-connections \(maxConnections) is more than \(descriptors) file descriptors allow (\(reserved) are the server's own): past about \(descriptors - min(descriptors, reserved)) connections, accepting fails and pauses until some close")
         }
         let server = TweetieServer(store: store, configuration: configuration)
         try await server.run(handlingSignals: true) { port in
-            print("tweetie-serve: listening on http://\(host.contains(":") ? "[\(host)]" : host):\(port)/ (database \(path))")
+            print("tweetie-serve: listening on http://\(host.contains(":") ? "[\(host)]" : host):\(port)/ (database \(path); at most \(connections) connections)")
             fflush(nil)
         }
         print("tweetie-serve: stopped")
+    }
+
+    private func warn(_ message: String) {
+        FileHandle.standardError.write(Data("tweetie-serve: warning: \(message)\n".utf8))
     }
 
     /// Opens an existing database without creating anything, read-only when it cannot be written.

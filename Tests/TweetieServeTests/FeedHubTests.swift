@@ -1,4 +1,5 @@
 import Foundation
+import NIOCore
 import Testing
 @testable import TweetieServe
 import TweetieSync
@@ -23,18 +24,32 @@ struct FeedHubTests {
         try RecordJSON.decoder().decode(FeedMessage<TimelineRow>.self, from: Data((event?.data ?? "").utf8))
     }
 
-    @Test func aClientPastTheQueueBoundGetsOneResetAndTheOthersEverything() async throws {
+    /// A database with one simulated tick, and its store open.
+    static func seededStore() throws -> (ScratchDatabase, Store) {
         let db = ScratchDatabase()
-        defer { db.remove() }
         #expect(try Executables.tweetieDB(["sync", "--simulated", "--seed", "5", "--ticks", "1", "--db", db.path]).status == 0)
-        let store = try TweetieDatabase.open(at: db.path)
-        defer { store.close() }
-        let metrics = ServeMetrics()
-        let bound = 2
+        do {
+            return (db, try TweetieDatabase.open(at: db.path))
+        } catch {
+            db.remove()
+            throw error
+        }
+    }
+
+    /// A hub of the list feed by day (not running yet).
+    static func listHub(_ store: Store, queueBound: Int, metrics: ServeMetrics) -> FeedHub {
         let spec = FeedSpec(kind: .list, sections: .day, moves: true)
         let source = FeedSource(spec, list: ListIdentifier(username: "icanzilb", slug: "RxSwift"), store: store,
                                 now: Date(timeIntervalSince1970: 1_544_572_800))
-        let hub = FeedHub(spec: spec, source: source, queueBound: bound, historyBound: 100, metrics: metrics)
+        return FeedHub(spec: spec, source: source, queueBound: queueBound, historyBound: 100, metrics: metrics)
+    }
+
+    @Test func aClientPastTheQueueBoundGetsOneResetAndTheOthersEverything() async throws {
+        let (db, store) = try Self.seededStore()
+        defer { store.close(); db.remove() }
+        let metrics = ServeMetrics()
+        let bound = 2
+        let hub = Self.listHub(store, queueBound: bound, metrics: metrics)
         let running = Task { await hub.run() }
         defer { running.cancel() }
         let slow = try await hub.subscribe(after: nil)
@@ -79,11 +94,8 @@ struct FeedHubTests {
     }
 
     @Test func equalFeedsShareOneHubAndOneEncodedFrame() async throws {
-        let db = ScratchDatabase()
-        defer { db.remove() }
-        #expect(try Executables.tweetieDB(["sync", "--simulated", "--seed", "5", "--ticks", "1", "--db", db.path]).status == 0)
-        let store = try TweetieDatabase.open(at: db.path)
-        defer { store.close() }
+        let (db, store) = try Self.seededStore()
+        defer { store.close(); db.remove() }
         var configuration = TweetieServer.Configuration()
         configuration.now = Date(timeIntervalSince1970: 1_544_572_800)
         let metrics = ServeMetrics()
@@ -102,7 +114,64 @@ struct FeedHubTests {
             frames.append(frame)
         }
         // One encoding: every client's frame is the same storage, not an equal copy.
-        let addresses = frames.map { $0.bytes.withUnsafeReadableBytes { UInt(bitPattern: $0.baseAddress) } }
-        #expect(Set(addresses).count == 1)
+        #expect(Set(frames.map(Self.address)).count == 1)
+    }
+
+    static func address(_ frame: SSEFrame) -> UInt { address(frame.bytes) }
+
+    static func address(_ buffer: ByteBuffer) -> UInt { buffer.withUnsafeReadableBytes { UInt(bitPattern: $0.baseAddress) } }
+
+    /// Each client's next frame, read by all of them at once.
+    static func nextFrames(_ hub: FeedHub, _ clients: [Int]) async throws -> [SSEFrame] {
+        try await withThrowingTaskGroup(of: SSEFrame?.self) { group in
+            for client in clients {
+                group.addTask { if case .frame(let frame) = try await hub.next(client) { frame } else { nil } }
+            }
+            return try await group.reduce(into: []) { frames, frame in if let frame { frames.append(frame) } }
+        }
+    }
+
+    @Test func snapshotsAreOneBufferSharedByEveryClientAndThePlainGet() async throws {
+        let (db, store) = try Self.seededStore()
+        defer { store.close(); db.remove() }
+        let metrics = ServeMetrics()
+        let hub = Self.listHub(store, queueBound: 1, metrics: metrics)
+        let running = Task { await hub.run() }
+        defer { running.cancel() }
+        let clients = try await withThrowingTaskGroup(of: Int.self) { group in
+            for _ in 0..<8 { group.addTask { try await hub.subscribe(after: nil) } }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+
+        // The initial snapshot: one buffer for the eight clients, asking at once.
+        let initial = try await Self.nextFrames(hub, clients)
+        #expect(initial.count == clients.count)
+        #expect(Set(initial.map(Self.address)).count == 1, "every client's snapshot is the same storage, not an equal copy")
+        // The plain GET's JSON is a view of that buffer.
+        let json = try #require(try await hub.currentSnapshot { _ in false }.json)
+        let frameStart = Self.address(initial[0])
+        #expect((frameStart..<frameStart + UInt(initial[0].bytes.readableBytes)).contains(Self.address(json)))
+        #expect(json.readableBytes > 0 && json.readableBytes < initial[0].bytes.readableBytes)
+
+        // Commits until every client, none of them reading, is past its queue of one: then each one's
+        // next read is the reset snapshot, the same buffer for all.
+        let deadline = Date().addingTimeInterval(60)
+        var tick = 0
+        while metrics.value(of: "tweetie_serve_slow_client_resets_total") != Double(clients.count) {
+            try #require(Date() < deadline, "the clients were not all reset")
+            #expect(try Executables.tweetieDB(["sync", "--simulated", "--seed", "\(7 + tick)", "--ticks", "1", "--db", db.path]).status == 0)
+            tick += 1
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        // Every commit delivered, so that all the clients read the reset of one sequence.
+        let last = try db.lastSequence()
+        while try await hub.currentSnapshot(unchanged: { _ in true }).position.sequence < last {
+            try #require(Date() < deadline, "the hub did not reach sequence \(last)")
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        let resets = try await Self.nextFrames(hub, clients)
+        #expect(resets.allSatisfy { FeedHubTests.event(.frame($0))?.name == "reset" })
+        #expect(Set(resets.map(Self.address)).count == 1, "every client's reset is the same storage")
+        for client in clients { hub.unsubscribe(client) }
     }
 }

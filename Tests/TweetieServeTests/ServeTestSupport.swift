@@ -36,13 +36,28 @@ final class ServerProcess: @unchecked Sendable {
     let port: Int
     private let output: FileHandle
 
-    /// Starts `tweetie-serve --port 0 arguments…` and waits for the line saying its port.
-    init(_ arguments: [String]) throws {
-        process.executableURL = Executables.url("tweetie-serve")
-        process.arguments = ["--port", "0"] + arguments
+    /// Starts `tweetie-serve --port 0 arguments…` and waits for the line saying its port; with
+    /// `openFiles`, under that `RLIMIT_NOFILE` (soft and hard, through `prlimit`), and with `log`,
+    /// its standard error written to that file.
+    init(_ arguments: [String], openFiles: Int? = nil, log: String? = nil) throws {
+        let serve = ["--port", "0"] + arguments
+        if let openFiles {
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/prlimit")
+            process.arguments = ["--nofile=\(openFiles):\(openFiles)", Executables.url("tweetie-serve").path] + serve
+        } else {
+            process.executableURL = Executables.url("tweetie-serve")
+            process.arguments = serve
+        }
         let out = Pipe()
         process.standardOutput = out
-        process.standardError = FileHandle.nullDevice
+        if let log {
+            guard FileManager.default.createFile(atPath: log, contents: nil), let handle = FileHandle(forWritingAtPath: log) else {
+                throw TestFailure("cannot create \(log)")
+            }
+            process.standardError = handle
+        } else {
+            process.standardError = FileHandle.nullDevice
+        }
         try process.run()
         output = out.fileHandleForReading
         var text = ""
@@ -58,6 +73,26 @@ final class ServerProcess: @unchecked Sendable {
             throw TestFailure("no port in '\(text)'")
         }
         self.port = port
+    }
+
+    /// The CPU time the process used so far (user and system, from `/proc/PID/stat`), in seconds.
+    func cpuSeconds() throws -> Double {
+        let stat = try String(contentsOfFile: "/proc/\(process.processIdentifier)/stat", encoding: .utf8)
+        // After the command name (in parentheses): state, then utime and stime as fields 12 and 13.
+        guard let close = stat.lastIndex(of: ")") else { throw TestFailure("no command name in '\(stat)'") }
+        let fields = stat[stat.index(after: close)...].split(separator: " ")
+        guard fields.count > 12, let user = Double(fields[11]), let system = Double(fields[12]) else {
+            throw TestFailure("no CPU times in '\(stat)'")
+        }
+        return (user + system) / Double(sysconf(Int32(_SC_CLK_TCK)))
+    }
+
+    /// The process's resident set (`VmRSS` of `/proc/PID/status`), in bytes.
+    func residentBytes() throws -> Int {
+        let status = try String(contentsOfFile: "/proc/\(process.processIdentifier)/status", encoding: .utf8)
+        guard let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }),
+              let kilobytes = Int(line.split(separator: " ")[1]) else { throw TestFailure("no VmRSS in '\(status)'") }
+        return kilobytes * 1024
     }
 
     /// Sends `signal` and waits (at most `timeout` seconds) for the exit status.

@@ -157,6 +157,11 @@ struct ServeTests {
         }
         let badID = try EventStream(port: server.port, "/feeds/list", headers: ["Last-Event-ID": "twelve"])
         #expect(badID.head.status == 400)
+        // A malformed ?after= is refused even when a well-formed Last-Event-ID, which wins, comes with it.
+        for feed in ["/feeds/list", "/feeds/person/mayalindqvist", "/feeds/people"] {
+            let badAfter = try EventStream(port: server.port, feed + "?after=abc", headers: ["Last-Event-ID": "5"])
+            #expect(badAfter.head.status == 400, "\(feed)?after=abc with Last-Event-ID: 5")
+        }
         let page = try HTTPReply.get(port: server.port, "/")
         #expect(page.status == 200 && page.text.contains("<html"))
         #expect(page.headers["content-security-policy"] == "default-src 'self'")
@@ -281,6 +286,41 @@ struct ServeTests {
         #expect(follower.events[before].name == "reset")
         #expect(Set(follower.state.sections.flatMap(\.rows).map(\.id)) == Set(ids[0..<3]).union(ids[6...]))
         #expect(server.stop() == 0)
+    }
+
+    /// Reads a response head through its blank line; its text (status line and header lines).
+    static func rawHead(_ socket: TestSocket) throws -> String {
+        let deadline = Date().addingTimeInterval(60)
+        while socket.find([13, 10, 13, 10]) == nil {
+            guard try socket.fill(until: deadline) else { throw TestFailure("the connection closed before a response head") }
+        }
+        return String(decoding: socket.consume(socket.find([13, 10, 13, 10])! + 4), as: UTF8.self).lowercased()
+    }
+
+    @Test func anHTTP10ClientGetsAStreamDelimitedByTheConnectionsClose() throws {
+        let db = try Self.seeded()
+        defer { db.remove() }
+        let server = try ServerProcess(["--db", db.path, "--now", Self.now])
+        // A snapshot: its Content-Length, and the connection closed after it (no keep-alive asked).
+        let plain = try TestSocket(port: server.port)
+        try plain.send("GET /feeds/list HTTP/1.0\r\n\r\n")
+        let plainHead = try Self.rawHead(plain)
+        #expect(plainHead.contains("\r\ncontent-length: "), "\(plainHead)")
+        #expect(try ServeLimitsTests.secondsUntilClosed(plain, timeout: 10) != nil, "the server closes an HTTP/1.0 connection after its answer")
+        #expect(String(decoding: plain.buffer, as: UTF8.self) == (try Self.once(["list"], db)))
+        // A stream: no chunked framing, whose end is the connection's.
+        let stream = try TestSocket(port: server.port)
+        try stream.send("GET /feeds/list HTTP/1.0\r\nAccept: text/event-stream\r\nConnection: keep-alive\r\n\r\n")
+        let head = try Self.rawHead(stream)
+        #expect(head.hasPrefix("http/1.0 200 "), "\(head)")
+        #expect(!head.contains("transfer-encoding"), "\(head)")
+        #expect(head.contains("\r\nconnection: close\r\n"), "\(head)")
+        #expect(head.contains("\r\ncontent-type: text/event-stream\r\n"), "\(head)")
+        while stream.find(Array("\n\n".utf8)) == nil { _ = try stream.fill(until: Date().addingTimeInterval(60)) }
+        #expect(String(decoding: stream.buffer, as: UTF8.self).hasPrefix("event: snapshot\nid: "), "the body is the events themselves")
+        #expect(server.stop() == 0)
+        #expect(try ServeLimitsTests.secondsUntilClosed(stream, timeout: 10) != nil, "the stream's end closes the connection")
+        #expect(String(decoding: stream.buffer, as: UTF8.self).hasSuffix("\n\n"), "nothing after the last event: no chunk trailer")
     }
 
     @Test func sigtermEndsTheStreamsAndExitsZero() throws {
