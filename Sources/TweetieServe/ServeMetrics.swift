@@ -31,20 +31,23 @@ public final class ServeMetrics: Sendable {
 
     /// Registers the metrics in a new registry.
     public init() {
-        clients = registry.makeGauge(name: "tweetie_serve_clients", help: "SSE clients connected")
-        feeds = registry.makeGauge(name: "tweetie_serve_feeds", help: "Feeds observed (one observation each)")
-        messages = registry.makeCounter(name: "tweetie_serve_messages_total", help: "Feed messages delivered by the store, each encoded once")
-        deliveries = registry.makeCounter(name: "tweetie_serve_deliveries_total", help: "Feed messages written to clients")
-        slowClientResets = registry.makeCounter(name: "tweetie_serve_slow_client_resets_total",
-                                                help: "Clients past the queue bound, sent a reset snapshot")
-        refusals = registry.makeCounter(name: "tweetie_serve_refused_total", help: "SSE requests refused past --max-clients")
-        connections = registry.makeGauge(name: "tweetie_serve_connections", help: "Connections open (every kind)")
-        acceptPauses = registry.makeCounter(name: "tweetie_serve_accept_pauses_total",
-                                            help: "Accepts that failed for want of descriptors or memory, each followed by a pause")
+        clients = registry.makeGauge(descriptor: Self.named("tweetie_serve_clients", "SSE clients connected"))
+        feeds = registry.makeGauge(descriptor: Self.named("tweetie_serve_feeds", "Feeds observed (one observation each)"))
+        messages = registry.makeCounter(descriptor: Self.named("tweetie_serve_messages_total", "Feed messages delivered by the store, each encoded once"))
+        deliveries = registry.makeCounter(descriptor: Self.named("tweetie_serve_deliveries_total", "Feed messages written to clients"))
+        slowClientResets = registry.makeCounter(descriptor: Self.named("tweetie_serve_slow_client_resets_total", "Clients past the queue bound, sent a reset snapshot"))
+        refusals = registry.makeCounter(descriptor: Self.named("tweetie_serve_refused_total", "SSE requests refused past --max-clients"))
+        connections = registry.makeGauge(descriptor: Self.named("tweetie_serve_connections", "Connections open (every kind)"))
+        acceptPauses = registry.makeCounter(descriptor: Self.named("tweetie_serve_accept_pauses_total", "Accepts that failed for want of descriptors or memory, each followed by a pause"))
         fanOutLatency = registry.makeDurationHistogram(
-            name: "tweetie_serve_fan_out_seconds", buckets: [.milliseconds(1), .milliseconds(5), .milliseconds(10), .milliseconds(25),
-                                                              .milliseconds(50), .milliseconds(100), .milliseconds(250), .seconds(1), .seconds(5)],
-            help: "From a message's arrival from the store to its write to one client")
+            descriptor: Self.named("tweetie_serve_fan_out_seconds", "From a message's arrival from the store to its write to one client"),
+            buckets: [.milliseconds(1), .milliseconds(5), .milliseconds(10), .milliseconds(25), .milliseconds(50), .milliseconds(100),
+                      .milliseconds(250), .seconds(1), .seconds(5)])
+    }
+
+    /// The descriptor of the metric named `name` exactly (no namespace or unit parts added).
+    private static func named(_ name: String, _ help: String) -> MetricNameDescriptor {
+        MetricNameDescriptor(metricName: name, unitName: "", helpText: help)
     }
 
     /// The metrics in Prometheus text format.
