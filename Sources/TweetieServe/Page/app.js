@@ -1,5 +1,5 @@
 // The TweetieDB live page: follows one feed of tweetie-serve over Server-Sent Events and applies
-// every message exactly as schemas/tweetie-feed.schema.json (feed format version 2) specifies,
+// every message exactly as schemas/tweetie-feed.schema.json (feed format version 3) specifies,
 // animated. Written by the project: no framework, no build step, nothing from another origin; it
 // runs under `Content-Security-Policy: default-src 'self'` (no inline script, no inline style).
 //

@@ -1,4 +1,4 @@
-/// How feed rows carry their ids in JSON: as decimal strings (feed format version 2).
+/// How feed rows carry their ids in JSON: as decimal strings (since feed format version 2).
 ///
 /// Tweet ids exceed 2^53, above which JavaScript's `JSON.parse` rounds numbers; a string keeps
 /// them exact, as Twitter's own `id_str` does.

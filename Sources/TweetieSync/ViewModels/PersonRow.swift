@@ -32,7 +32,7 @@ public struct PersonRow: Codable, Sendable, Hashable, Identifiable {
         case id, name, handle, about, imageURL
     }
 
-    /// Decodes a row of the `people` feed, whose `id` is a decimal string (feed format version 2).
+    /// Decodes a row of the `people` feed, whose `id` is a decimal string (since feed format version 2).
     ///
     /// ```swift
     /// let row = try JSONDecoder().decode(PersonRow.self, from: json)

@@ -96,7 +96,7 @@ extension TimelineRow {
         case id, author, handle, text, relativeTime, imageURL, created
     }
 
-    /// Decodes a row of the change feed, whose `id` is a decimal string (feed format version 2).
+    /// Decodes a row of the change feed, whose `id` is a decimal string (since feed format version 2).
     ///
     /// ```swift
     /// let row = try RecordJSON.decoder().decode(TimelineRow.self, from: json)
