@@ -302,6 +302,28 @@ struct HostileEnvironmentCLITests {
 }
 
 extension HostileEnvironmentCLITests {
+    /// A process started with an empty argv runs as with no arguments (the root help, status 0),
+    /// never trapping. Linux 5.18 and later hand such a process one empty argument.
+    @Test func anEmptyArgvRunsAsNoArguments() throws {
+        let none = try CLI.run([])
+        let empty = try ChildProcess.run(CLI.executable, nil, environment: ["TWEETIE_DB": nil])
+        #expect(empty.signal == nil && empty.status == none.status && empty.output == none.output, "\(empty.signal.map { "signal \($0)" } ?? "status \(empty.status)"): \(empty.stderr)")
+        #expect(none.status == 0 && none.output.contains("SUBCOMMANDS:"), "\(none.stderr)")
+    }
+
+    /// Where `/proc` is not mounted, Swift's runtime cannot find argv (it reads
+    /// `/proc/self/maps`): `CommandLine.argc` is 0, whatever the launcher passed.
+    @Test(.enabled(if: isRoot && FileManager.default.isExecutableFile(atPath: "/usr/bin/unshare"), "needs root and unshare(1) to hide /proc in a mount namespace"))
+    func withoutProcTheArgumentCountIsZeroAndTheCommandRunsAsWithNone() throws {
+        let hidden = try ChildProcess.run(URL(fileURLWithPath: "/usr/bin/unshare"),
+                                          ["--mount", "--propagation", "private", "sh", "-c", #"mount -t tmpfs none /proc && exec "$0""#, CLI.executable.path],
+                                          environment: ["TWEETIE_DB": nil])
+        #expect(hidden.signal == nil && hidden.status == 0 && hidden.output.contains("SUBCOMMANDS:"),
+                "\(hidden.signal.map { "signal \($0)" } ?? "status \(hidden.status)"): \(hidden.stderr)")
+    }
+}
+
+extension HostileEnvironmentCLITests {
     // MARK: Item 15: import messages and duplicate keys
 
     @Test(arguments: [
