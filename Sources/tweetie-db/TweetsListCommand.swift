@@ -48,7 +48,7 @@ extension TweetsCommand {
                 let store = try database.openExisting()
                 defer { store.close() }
                 var printer = RecordListPrinter<Tweet>(format: OutputFormat.resolve(format, for: .list), headers: ["id", "created", "author", "text"]) { t in
-                    ["\(t.id)", displayDate(t.created), "@\(t.username)", t.text.replacingOccurrences(of: "\n", with: " ")]
+                    ["\(t.id)", displayDate(t.created), "@\(t.username)", VisibleText.line(t.text)]
                 }
                 try limits.list(PagedRead(store: store, query: query(after:)), into: &printer, noun: "tweets")
             }

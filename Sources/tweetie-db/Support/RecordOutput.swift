@@ -34,15 +34,17 @@ func printRecords<R: Encodable>(_ records: [R], format: OutputFormat, table: ([R
     printer.finish()
 }
 
-/// A table of `(name, value)` lines, as `tweets show` and `users show` print one record: the
-/// names padded to at least 10 columns, then two spaces and the value, never cut.
+/// A table of `(name, value)` lines, as `tweets show`, `users show` and `stats` print one record:
+/// the names padded to at least 10 columns, then two spaces and the value, never cut; names and
+/// values shown through ``VisibleText``.
 ///
 /// ```swift
 /// Out.write(fieldTable([("id", "7"), ("name", "Jonas")]))   // "id          7\nname        Jonas\n"
 /// ```
 func fieldTable(_ fields: [(String, String)]) -> String {
-    let width = max(10, fields.map { DisplayWidth.of($0.0) }.max() ?? 0)
-    return fields.map { DisplayWidth.pad($0.0, to: width) + "  " + $0.1 + "\n" }.joined()
+    let shown = fields.map { (VisibleText.of($0.0), VisibleText.of($0.1)) }
+    let width = max(10, shown.map { DisplayWidth.of($0.0) }.max() ?? 0)
+    return shown.map { DisplayWidth.pad($0.0, to: width) + "  " + $0.1 + "\n" }.joined()
 }
 
 /// Prints a list of records as it is read, a page at a time, without holding the whole list.

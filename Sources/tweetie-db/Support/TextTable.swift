@@ -2,7 +2,8 @@ import Foundation
 
 /// A plain text table with aligned columns.
 ///
-/// Rules: columns are measured and padded by display width (``DisplayWidth``); a column whose
+/// Rules: cells are shown through ``VisibleText`` (a control character never reaches the
+/// terminal); columns are measured and padded by display width (``DisplayWidth``); a column whose
 /// every cell is a number (or a byte size such as `1.5 MiB`) is right-aligned; the last column is
 /// cut to the terminal width, with `…`, only when `width` is given (a table going to a pipe or
 /// file is never cut). A streamed table (``Layout``) takes its widths from its first rows; a
@@ -38,9 +39,9 @@ struct TextTable {
     /// for row in laterRows { Out.write(layout.line(row)) }
     /// ```
     func layout(width: Int? = Terminal.width) -> Layout {
-        var widths = headers.map(DisplayWidth.of)
+        var widths = headers.map { DisplayWidth.of(VisibleText.of($0)) }
         for row in rows {
-            for (i, cell) in row.enumerated() where i < widths.count { widths[i] = max(widths[i], DisplayWidth.of(cell)) }
+            for (i, cell) in row.enumerated() where i < widths.count { widths[i] = max(widths[i], DisplayWidth.of(VisibleText.of(cell))) }
         }
         var lastWidth: Int?
         if let width, let last = widths.indices.last {
@@ -60,13 +61,14 @@ struct TextTable {
         /// What the last column is cut to, or nil when nothing is cut.
         var lastWidth: Int?
 
-        /// `row` padded (and its last cell cut) to the layout, with a newline.
+        /// `row` shown (``VisibleText``), padded (and its last cell cut) to the layout, with a newline.
         ///
         /// ```swift
         /// Out.write(layout.line(["42", "@ann"]))
         /// ```
         func line(_ row: [String]) -> String {
-            row.enumerated().map { i, cell in
+            row.enumerated().map { i, raw in
+                let cell = VisibleText.of(raw)
                 guard i < widths.count else { return cell }
                 let isLast = i == widths.count - 1
                 let text = isLast && lastWidth != nil ? DisplayWidth.truncate(cell, to: lastWidth!) : cell
