@@ -345,6 +345,42 @@ extension HostileEnvironmentCLITests {
         #expect(try CLI.run(["export", "--db", db.path]).stdout == before)
     }
 
+    /// A byte JSON does not allow in a string (a raw control character, a byte that is not
+    /// UTF-8) is named with its field and its place in the line, whatever field comes before it
+    /// and whichever layout the line has: not blamed on a number (it was "field 'id': 5 does not
+    /// fit the field's type").
+    @Test(arguments: [
+        ("raw control byte", [UInt8(0x05)], "field 'text': byte 0x05 at byte %d of the line is a raw control character, which a JSON string must escape (as \\u0005)"),
+        ("raw escape byte", [0x1B], "field 'text': byte 0x1B at byte %d of the line is a raw control character"),
+        ("byte that is not UTF-8", [0xFF], "field 'text': byte 0xFF at byte %d of the line begins a sequence that is not valid UTF-8"),
+    ])
+    func importNamesTheFieldAndByteThatJSONDoesNotAllow(name: String, bad: [UInt8], expected: String) throws {
+        let db = try StoreCommandsTests.seeded(10)
+        defer { db.remove() }
+        let before = try CLI.run(["export", "--db", db.path]).stdout
+        let tweet = Tweet(id: 5, text: "ab@cd", name: "N", username: "u", authorId: 7, created: Date(timeIntervalSince1970: 0), imageURL: "i",
+                          retweetCount: 0, favoriteCount: 0)
+        let export = try ControlCharactersCLITests.export(tweets: [tweet], users: [])
+        let lines = export.split(separator: 0x0A)
+        for layout in ["export", "reordered"] {
+            var record = Array(lines[1])
+            if layout == "reordered" {
+                // The same line with its two members swapped: no longer the export's layout.
+                let text = String(decoding: record, as: UTF8.self)
+                let object = String(text.dropFirst(#"{"collection":"tweets","record":"#.count).dropLast())
+                record = Array((#"{"record":"# + object + #","collection":"tweets"}"#).utf8)
+            }
+            let at = try #require(record.firstIndex(of: UInt8(ascii: "@")))
+            record.replaceSubrange(at...at, with: bad)
+            let input = Data(Array(lines[0]) + [0x0A] + record + [0x0A])
+            let result = try CLI.run(["import", "-", "--db", db.path], stdin: input)
+            let message = expected.replacingOccurrences(of: "%d", with: "\(at + 1)")
+            #expect(result.status == 1 && result.stderr.contains("line 2") && result.stderr.contains(message), "\(name), \(layout): \(result.stderr)")
+            #expect(!result.stderr.contains("'id'"), "\(name), \(layout)")
+            #expect(try CLI.run(["export", "--db", db.path]).stdout == before)
+        }
+    }
+
     @Test func importRefusesDuplicateKeysInTheLineAndHeaderAndSaysEmptyPlainly() throws {
         let db = try StoreCommandsTests.seeded(10)
         defer { db.remove() }
