@@ -15,8 +15,9 @@ public struct TimelineDay: Hashable, Comparable, Sendable, Codable {
     /// ```
     public var daysSince1970: Int
 
-    /// The UTC day containing `date`. A date outside ``days`` (not finite, or about 292 million
-    /// years from 1970) gets the nearest of them, and NaN the first, rather than trapping.
+    /// The UTC day containing `date`. A date whose day an export cannot write (not finite, or
+    /// about 292 million years from 1970) gets the nearest day it can, and NaN the earliest,
+    /// rather than trapping.
     ///
     /// ```swift
     /// let today = TimelineDay(Date())
