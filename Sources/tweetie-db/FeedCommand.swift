@@ -34,7 +34,9 @@ struct FeedCommand: AsyncParsableCommand {
         @Flag(name: .customLong("no-moves"), help: "Express moved rows as a deletion plus an insertion, for renderers without moves.")
         var noMoves = false
 
-        @Option(help: "The reference time for relative times, in ISO 8601. Defaults to the time the feed starts; it stays fixed while the feed runs.")
+        @Option(parsing: .unconditional,
+                help: ArgumentHelp("The reference time for relative times and day titles. Defaults to the time the feed starts; it stays fixed while the feed runs.",
+                                   discussion: "Forms: \(DateArgument.forms).", valueName: "date"))
         var now: String?
 
         @Option(help: ArgumentHelp("Resume a renderer that applied every message up to this position: the \"position\" of its last message (requires --follow).",
@@ -51,10 +53,10 @@ struct FeedCommand: AsyncParsableCommand {
         func validate() throws {
             if follow && once { throw ValidationError("--follow and --once cannot be used together.") }
             if after != nil && !follow { throw ValidationError("--after resumes a stream: use it with --follow.") }
-            if let now, parseDate(now) == nil { throw ValidationError("--now '\(now)' is not an ISO 8601 date.") }
+            if let now, DateArgument.parse(now) == nil { throw ValidationError(DateArgument.problem(option: "--now", value: now)) }
         }
 
-        var referenceTime: Date { now.flatMap(parseDate) ?? Date() }
+        var referenceTime: Date { now.flatMap(DateArgument.parse) ?? Date() }
     }
 
     struct List: AsyncParsableCommand {

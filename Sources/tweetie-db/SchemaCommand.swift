@@ -50,9 +50,10 @@ struct SchemaCommand: ParsableCommand {
                     var table = TextTable(headers: ["field", "type", ""])
                     for field in c.fields { table.rows.append([field.name, field.type, field.primaryKey ? "primary key" : ""]) }
                     let indexes = c.indexes.map { "  index \($0.name)\($0.unique ? " unique" : "") (\($0.orders.map { $0.rawValue }.joined(separator: ", ")))" }
-                    return "collection \(c.name): \(c.recordType) records, schema version \(c.schemaVersion), \(counted(c.records, "record"))\n"
-                        + table.render(width: nil).split(separator: "\n").map { "  " + $0 }.joined(separator: "\n") + "\n"
-                        + indexes.joined(separator: "\n") + "\n"
+                    let lines = ["collection \(c.name): \(c.recordType) records, schema version \(c.schemaVersion), \(counted(c.records, "record"))"]
+                        + table.render(width: Terminal.width.map { $0 - 2 }).split(separator: "\n").map { "  " + $0 } + indexes
+                    // Within the width, like the table: the prose lines wrap.
+                    return lines.flatMap { line in Terminal.width.map { DisplayWidth.wrap(line, to: $0) } ?? [line] }.map { $0 + "\n" }.joined()
                 }.joined(separator: "\n")
             }
         }

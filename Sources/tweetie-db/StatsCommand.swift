@@ -37,18 +37,16 @@ struct StatsCommand: ParsableCommand {
                 }
                 let env = stats.info
                 let changeLog = stats.changeLogFirst.flatMap { first in stats.changeLogLast.map { "\(first)…\($0)" } } ?? "empty"
-                return table.render() + """
-
-                    database       \(stats.path)
-                    file size      \(formatBytes(stats.fileSize))
-                    map            \(formatBytes(env.usedBytes)) used of \(formatBytes(env.mapSize)) (page size \(env.pageSize))
-                    free list      \(reclaimable.pages) pages (\(formatBytes(reclaimable.bytes))) reusable by later writes; a backup leaves them out
-                    last txn       \(env.lastTransactionID)
-                    readers        \(env.readersInUse) of \(env.maxReaders) slots in use
-                    commit wake-up \(store.commitWakeUp) (for observers of this process)
-                    change log     \(changeLog) (keeps the last \(stats.changeLogRetention))
-
-                    """
+                return table.render() + "\n" + fieldTable([
+                    ("database", stats.path),
+                    ("file size", formatBytes(stats.fileSize)),
+                    ("map", "\(formatBytes(env.usedBytes)) used of \(formatBytes(env.mapSize)) (page size \(env.pageSize))"),
+                    ("free list", "\(reclaimable.pages) pages (\(formatBytes(reclaimable.bytes))) reusable by later writes; a backup leaves them out"),
+                    ("last txn", "\(env.lastTransactionID)"),
+                    ("readers", "\(env.readersInUse) of \(env.maxReaders) slots in use"),
+                    ("commit wake-up", "\(store.commitWakeUp) (for observers of this process)"),
+                    ("change log", "\(changeLog) (keeps the last \(stats.changeLogRetention))"),
+                ])
             }
         }
     }

@@ -76,6 +76,9 @@ struct TweetieDBCommand: AsyncParsableCommand {
             } else {
                 try command.run()
             }
+        } catch let error as CLIError {
+            // Its sentence may quote a path or a record's text: shown, not obeyed, by a terminal.
+            exit(withError: CLIError(VisibleText.of(error.description), isDamage: error.isDamage))
         } catch {
             exit(withError: error)
         }

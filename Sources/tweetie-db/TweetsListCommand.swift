@@ -23,10 +23,13 @@ extension TweetsCommand {
         @Option(help: "Only tweets by this username (screen name, without @).")
         var author: String?
 
-        @Option(help: "Only tweets created at or after this ISO 8601 date, like 2018-12-08 or 2018-12-08T08:00:00Z.")
+        @Option(parsing: .unconditional,
+                help: ArgumentHelp("Only tweets created at or after this date, like 2018-12-08 or 2018-12-08T08:00:00Z.",
+                                   discussion: "Forms: \(DateArgument.forms).", valueName: "date"))
         var since: String?
 
-        @Option(help: "Only tweets created before this ISO 8601 date.")
+        @Option(parsing: .unconditional,
+                help: ArgumentHelp("Only tweets created before this date (the forms of --since).", valueName: "date"))
         var until: String?
 
         @Option(help: "Only tweets whose text contains this, ignoring case.")
@@ -38,8 +41,8 @@ extension TweetsCommand {
         var format: OutputFormat?
 
         func validate() throws {
-            if let since, parseDate(since) == nil { throw ValidationError("--since '\(since)' is not an ISO 8601 date (like 2018-12-08 or 2018-12-08T08:00:00Z).") }
-            if let until, parseDate(until) == nil { throw ValidationError("--until '\(until)' is not an ISO 8601 date (like 2018-12-08 or 2018-12-08T08:00:00Z).") }
+            if let since, DateArgument.parse(since) == nil { throw ValidationError(DateArgument.problem(option: "--since", value: since)) }
+            if let until, DateArgument.parse(until) == nil { throw ValidationError(DateArgument.problem(option: "--until", value: until)) }
             if let author, author.hasPrefix("@") { throw ValidationError("--author takes the username without '@': \(author.dropFirst()).") }
         }
 
@@ -48,7 +51,7 @@ extension TweetsCommand {
                 let store = try database.openExisting()
                 defer { store.close() }
                 var printer = RecordListPrinter<Tweet>(format: OutputFormat.resolve(format, for: .list), headers: ["id", "created", "author", "text"]) { t in
-                    ["\(t.id)", displayDate(t.created), "@\(t.username)", t.text.replacingOccurrences(of: "\n", with: " ")]
+                    ["\(t.id)", displayDate(t.created), "@\(t.username)", VisibleText.line(t.text)]
                 }
                 try limits.list(PagedRead(store: store, query: query(after:)), into: &printer, noun: "tweets")
             }
@@ -60,7 +63,7 @@ extension TweetsCommand {
         /// let next = try store.read { try $0.fetch(list.query(after: lastPrinted).limit(1_000)) }
         /// ```
         func query(after last: Tweet?) -> Query<Tweet> {
-            TweetQueries.timeline(author: author, since: since.flatMap(parseDate), until: until.flatMap(parseDate),
+            TweetQueries.timeline(author: author, since: since.flatMap(DateArgument.parse), until: until.flatMap(DateArgument.parse),
                                   containing: contains, after: last)
         }
     }

@@ -26,7 +26,7 @@ extension UsersCommand {
                 let store = try database.openExisting()
                 defer { store.close() }
                 var printer = RecordListPrinter<User>(format: OutputFormat.resolve(format, for: .list), headers: ["id", "username", "name", "about"]) { u in
-                    ["\(u.id)", "@\(u.username)", u.name, u.about.replacingOccurrences(of: "\n", with: " ")]
+                    ["\(u.id)", "@\(u.username)", u.name, VisibleText.line(u.about)]
                 }
                 try limits.list(PagedRead(store: store, query: Self.query(after:)), into: &printer, noun: "users")
             }

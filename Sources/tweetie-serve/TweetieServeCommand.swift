@@ -41,7 +41,9 @@ struct TweetieServeCommand: AsyncParsableCommand {
     @Option(help: "The list the feeds show, as OWNER/SLUG.")
     var list = "icanzilb/RxSwift"
 
-    @Option(help: "The reference time for relative times, in ISO 8601 (default: when the server starts); fixed while it runs.")
+    @Option(parsing: .unconditional,
+            help: ArgumentHelp("The reference time for relative times and day titles (default: when the server starts); fixed while it runs.",
+                               discussion: "Forms, as tweetie-db feed --now takes them: \(DateArgument.forms).", valueName: "date"))
     var now: String?
 
     func validate() throws {
@@ -56,7 +58,7 @@ struct TweetieServeCommand: AsyncParsableCommand {
         guard clientQueue >= 1 else { throw ValidationError("--client-queue must be at least 1, got \(clientQueue).") }
         guard idleTimeout > 0, idleTimeout <= 86_400 else { throw ValidationError("--idle-timeout must be more than 0 and at most 86400 seconds, got \(idleTimeout).") }
         guard keepAlive > 0, keepAlive <= 86_400 else { throw ValidationError("--keep-alive must be more than 0 and at most 86400 seconds, got \(keepAlive).") }
-        if let now, referenceTime(now) == nil { throw ValidationError("--now '\(now)' is not an ISO 8601 date.") }
+        if let now, DateArgument.parse(now) == nil { throw ValidationError(DateArgument.problem(option: "--now", value: now)) }
         _ = try listIdentifier()
     }
 
@@ -70,7 +72,7 @@ struct TweetieServeCommand: AsyncParsableCommand {
         configuration.idleTimeout = .milliseconds(Int64(idleTimeout * 1000))
         configuration.keepAliveInterval = .milliseconds(Int64(keepAlive * 1000))
         configuration.list = try listIdentifier()
-        if let now { configuration.now = referenceTime(now)! }
+        if let now { configuration.now = DateArgument.parse(now)! }
         let path = self.path ?? TweetieDatabase.defaultPath()
         let store: Store
         do {
@@ -129,9 +131,5 @@ struct TweetieServeCommand: AsyncParsableCommand {
             throw ValidationError("'\(list)' is not a list: write it as OWNER/SLUG, like icanzilb/RxSwift.")
         }
         return ListIdentifier(username: String(parts[0]), slug: String(parts[1]))
-    }
-
-    private func referenceTime(_ text: String) -> Date? {
-        (try? Date(text, strategy: .iso8601)) ?? (try? Date(text, strategy: Date.ISO8601FormatStyle(includingFractionalSeconds: true)))
     }
 }

@@ -64,7 +64,7 @@ struct DatabaseToolsCLITests {
         let free = try #require(object["freeList"] as? [String: Int], "\(json.output)")
         #expect(free["pages"]! > 0 && free["bytes"] == free["pages"]! * stats.info.pageSize, "\(free)")
         let table = try CLI.run(["stats", "--format", "table", "--db", db.path]).output
-        #expect(table.contains("free list      \(free["pages"]!) pages") && table.contains("readers        0 of"), "\(table)")
+        #expect(table.contains("free list       \(free["pages"]!) pages") && table.contains("readers         0 of"), "\(table)")
     }
 
     /// One-character relative paths (`--db x`, `-o y`): walking up such a path through

@@ -146,6 +146,45 @@ struct FeedSpecTests {
         #expect(renderer.messages.last.map { !($0.sectionDeletions ?? []).isEmpty && ($0.rowDeletions ?? []).isEmpty } == true)
     }
 
+    /// Point 1 for any year: a day section is the UTC day of the export's calendar (proleptic
+    /// Gregorian, astronomical years), keyed as the export writes that day, which the schema's
+    /// pattern admits; sections go newest day first whatever their keys' text order.
+    @Test func daySectionsOfAnyYearAreTheExportsDaysAndMatchTheSchema() throws {
+        let dates = ["1000-01-01T12:00:00.000Z", "0000-06-01T08:00:00.000Z", "-0195-01-13T10:20:30.400Z", "+10000-01-01T00:00:00.000Z",
+                     "1582-10-04T23:00:00.000Z", "1582-10-15T01:00:00.000Z", "2018-12-08T08:47:15.000Z"]
+        let tweets = dates.enumerated().map { offset, text in
+            Tweet(id: Int64(offset + 1), text: "t", name: "Ann", username: "ann", authorId: 7, created: RecordJSON.date(from: text)!,
+                  imageURL: "i", retweetCount: 0, favoriteCount: 0)
+        }
+        let db = TemporaryDirectory.database()
+        defer { db.remove() }
+        let imported = try CLI.run(["import", "-", "--db", db.path], stdin: try ControlCharactersCLITests.export(tweets: tweets, users: []))
+        #expect(imported.status == 0, "\(imported.stderr)")
+        let output = try CLI.run(["feed", "person", "ann", "--sections", "day", "--once", "--now", Self.now, "--db", db.path])
+        #expect(output.status == 0, "\(output.stderr)")
+        var renderer = Renderer<TimelineRow>(checker: try Self.checker())
+        try renderer.apply(String(output.output.dropLast()))
+        let sections = renderer.state.sections
+        #expect(sections.map(\.key) == ["+10000-01-01", "2018-12-08", "1582-10-15", "1582-10-04", "1000-01-01", "0000-06-01", "-0195-01-13"])
+        #expect(sections.map(\.title) == ["Saturday, Jan 1, 10000", "Saturday, Dec 8", "Friday, Oct 15, 1582", "Monday, Oct 4, 1582",
+                                          "Wednesday, Jan 1, 1000", "Thursday, Jun 1, 0", "Sunday, Jan 13, -195"])
+        for section in sections {
+            #expect(section.rows.allSatisfy { RecordJSON.string(from: $0.created).hasPrefix(section.key + "T") }, "\(section.key)")
+        }
+        // What the schema's pattern admits: four digits, or a sign and four to nine digits.
+        let pattern = #"^(([0-9]{4}|-(000[1-9]|00[1-9][0-9]|0[1-9][0-9]{2}|[1-9][0-9]{3,8})|\+[1-9][0-9]{4,8})-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])|all)$"#
+        for key in ["0000-01-01", "9999-12-31", "-0001-12-31", "-12345-01-01", "+10000-01-01", "+292277026-12-31", "all"] {
+            #expect(key.range(of: pattern, options: .regularExpression) != nil, "\(key)")
+        }
+        for key in ["-0000-01-01", "+9999-01-01", "+01000-01-01", "10000-01-01", "2018-13-01", "2018-12-32", "-0195-1-13", "+1234567890-01-01"] {
+            #expect(key.range(of: pattern, options: .regularExpression) == nil, "\(key)")
+        }
+        let schema = try JSONSerialization.jsonObject(with: Data(contentsOf: Repository.root.appendingPathComponent("schemas/tweetie-feed.schema.json"))) as? [String: Any]
+        let defs = schema?["$defs"] as? [String: Any], section = defs?["section"] as? [String: Any]
+        let key = (section?["properties"] as? [String: Any])?["key"] as? [String: Any]
+        #expect(key?["pattern"] as? String == pattern)
+    }
+
     /// Point 4: the same `--now` gives the same rows; another `--now` other relative times.
     @Test func relativeTimesDependOnNow() throws {
         let db = TemporaryDirectory.database()

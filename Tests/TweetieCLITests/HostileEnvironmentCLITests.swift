@@ -302,6 +302,28 @@ struct HostileEnvironmentCLITests {
 }
 
 extension HostileEnvironmentCLITests {
+    /// A process started with an empty argv runs as with no arguments (the root help, status 0),
+    /// never trapping. Linux 5.18 and later hand such a process one empty argument.
+    @Test func anEmptyArgvRunsAsNoArguments() throws {
+        let none = try CLI.run([])
+        let empty = try ChildProcess.run(CLI.executable, nil, environment: ["TWEETIE_DB": nil])
+        #expect(empty.signal == nil && empty.status == none.status && empty.output == none.output, "\(empty.signal.map { "signal \($0)" } ?? "status \(empty.status)"): \(empty.stderr)")
+        #expect(none.status == 0 && none.output.contains("SUBCOMMANDS:"), "\(none.stderr)")
+    }
+
+    /// Where `/proc` is not mounted, Swift's runtime cannot find argv (it reads
+    /// `/proc/self/maps`): `CommandLine.argc` is 0, whatever the launcher passed.
+    @Test(.enabled(if: isRoot && FileManager.default.isExecutableFile(atPath: "/usr/bin/unshare"), "needs root and unshare(1) to hide /proc in a mount namespace"))
+    func withoutProcTheArgumentCountIsZeroAndTheCommandRunsAsWithNone() throws {
+        let hidden = try ChildProcess.run(URL(fileURLWithPath: "/usr/bin/unshare"),
+                                          ["--mount", "--propagation", "private", "sh", "-c", #"mount -t tmpfs none /proc && exec "$0""#, CLI.executable.path],
+                                          environment: ["TWEETIE_DB": nil])
+        #expect(hidden.signal == nil && hidden.status == 0 && hidden.output.contains("SUBCOMMANDS:"),
+                "\(hidden.signal.map { "signal \($0)" } ?? "status \(hidden.status)"): \(hidden.stderr)")
+    }
+}
+
+extension HostileEnvironmentCLITests {
     // MARK: Item 15: import messages and duplicate keys
 
     @Test(arguments: [
@@ -321,6 +343,42 @@ extension HostileEnvironmentCLITests {
         #expect(result.status != 0 && result.stderr.contains("line 2") && result.stderr.contains(expected), "\(name): \(result.stderr)")
         #expect(!result.stderr.contains("not valid JSON"), "\(name)")
         #expect(try CLI.run(["export", "--db", db.path]).stdout == before)
+    }
+
+    /// A byte JSON does not allow in a string (a raw control character, a byte that is not
+    /// UTF-8) is named with its field and its place in the line, whatever field comes before it
+    /// and whichever layout the line has: not blamed on a number (it was "field 'id': 5 does not
+    /// fit the field's type").
+    @Test(arguments: [
+        ("raw control byte", [UInt8(0x05)], "field 'text': byte 0x05 at byte %d of the line is a raw control character, which a JSON string must escape (as \\u0005)"),
+        ("raw escape byte", [0x1B], "field 'text': byte 0x1B at byte %d of the line is a raw control character"),
+        ("byte that is not UTF-8", [0xFF], "field 'text': byte 0xFF at byte %d of the line begins a sequence that is not valid UTF-8"),
+    ])
+    func importNamesTheFieldAndByteThatJSONDoesNotAllow(name: String, bad: [UInt8], expected: String) throws {
+        let db = try StoreCommandsTests.seeded(10)
+        defer { db.remove() }
+        let before = try CLI.run(["export", "--db", db.path]).stdout
+        let tweet = Tweet(id: 5, text: "ab@cd", name: "N", username: "u", authorId: 7, created: Date(timeIntervalSince1970: 0), imageURL: "i",
+                          retweetCount: 0, favoriteCount: 0)
+        let export = try ControlCharactersCLITests.export(tweets: [tweet], users: [])
+        let lines = export.split(separator: 0x0A)
+        for layout in ["export", "reordered"] {
+            var record = Array(lines[1])
+            if layout == "reordered" {
+                // The same line with its two members swapped: no longer the export's layout.
+                let text = String(decoding: record, as: UTF8.self)
+                let object = String(text.dropFirst(#"{"collection":"tweets","record":"#.count).dropLast())
+                record = Array((#"{"record":"# + object + #","collection":"tweets"}"#).utf8)
+            }
+            let at = try #require(record.firstIndex(of: UInt8(ascii: "@")))
+            record.replaceSubrange(at...at, with: bad)
+            let input = Data(Array(lines[0]) + [0x0A] + record + [0x0A])
+            let result = try CLI.run(["import", "-", "--db", db.path], stdin: input)
+            let message = expected.replacingOccurrences(of: "%d", with: "\(at + 1)")
+            #expect(result.status == 1 && result.stderr.contains("line 2") && result.stderr.contains(message), "\(name), \(layout): \(result.stderr)")
+            #expect(!result.stderr.contains("'id'"), "\(name), \(layout)")
+            #expect(try CLI.run(["export", "--db", db.path]).stdout == before)
+        }
     }
 
     @Test func importRefusesDuplicateKeysInTheLineAndHeaderAndSaysEmptyPlainly() throws {

@@ -38,7 +38,7 @@ struct StoreCommandsTests {
         let since = try CLI.run(["tweets", "--db", db.path, "--since", RecordJSON.string(from: SyntheticTweets().tweet(at: 100).created), "--format", "json"])
         #expect(try RecordJSON.decoder().decode([Tweet].self, from: since.stdout).count == 20)
         let bad = try CLI.run(["tweets", "--db", db.path, "--since", "yesterday"])
-        #expect(bad.status != 0 && bad.stderr.contains("is not an ISO 8601 date"))
+        #expect(bad.status != 0 && bad.stderr.contains("--since 'yesterday' is not a date: write YYYY-MM-DD"))
 
         let show = try CLI.run(["tweets", "show", "5", "--format", "table", "--db", db.path])
         #expect(show.status == 0 && show.output.contains("@author4"))

@@ -49,12 +49,14 @@ public enum ChildProcess {
 
     /// Runs `executable arguments…` to completion, bounded by `timeout` seconds (then it is
     /// terminated and ``ProcessTimeout`` thrown). `stdin` is written and closed (an empty
-    /// standard input when `nil`); `environment` adds or, with `nil`, removes variables.
-    public static func run(_ executable: URL, _ arguments: [String], stdin: Data? = nil,
+    /// standard input when `nil`); `environment` adds or, with `nil`, removes variables. `nil`
+    /// arguments start it with an empty argv (``SpawnedProcess/emptyArgv``).
+    public static func run(_ executable: URL, _ arguments: [String]?, stdin: Data? = nil,
                            environment: [String: String?] = [:], timeout: Double = 120) throws -> ProcessResult {
         let process = SpawnedProcess()
         process.executableURL = executable
         process.arguments = arguments
+        process.emptyArgv = arguments == nil
         var merged = ProcessInfo.processInfo.environment
         for (name, value) in environment { merged[name] = value }
         process.environment = merged
@@ -74,7 +76,7 @@ public enum ChildProcess {
         while process.isRunning {
             if Date() > deadline {
                 process.terminate()
-                throw ProcessTimeout(command: [executable.lastPathComponent] + arguments)
+                throw ProcessTimeout(command: [executable.lastPathComponent] + (arguments ?? []))
             }
             usleep(10_000)
         }

@@ -35,6 +35,10 @@ public final class SpawnedProcess: @unchecked Sendable {
     public var executableURL: URL?
     /// Its arguments, without the program's name.
     public var arguments: [String]?
+    /// Whether its argv is empty, not even the program's name before ``arguments`` (which must
+    /// then be nil): how some launchers start a program. Linux 5.18 and later then hand it one
+    /// empty argument instead of none.
+    public var emptyArgv = false
     /// Its whole environment; this process's when `nil`.
     public var environment: [String: String]?
     /// Standard input: a `Pipe` (the child reads its read end), a `FileHandle`, or `nil` for
@@ -112,7 +116,8 @@ public final class SpawnedProcess: @unchecked Sendable {
             }
         }
 
-        let argv = CStringArray([path] + (arguments ?? []))
+        precondition(!emptyArgv || arguments == nil, "SpawnedProcess: arguments with an empty argv")
+        let argv = CStringArray(emptyArgv ? [] : [path] + (arguments ?? []))
         let environment = self.environment ?? ProcessInfo.processInfo.environment
         let envp = CStringArray(environment.map { "\($0.key)=\($0.value)" })
         var child: pid_t = 0

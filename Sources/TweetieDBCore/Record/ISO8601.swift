@@ -29,7 +29,8 @@ extension JSONDecoder.DateDecodingStrategy {
 
 /// ISO 8601 in UTC with millisecond precision (`2018-12-08T08:47:15.123Z`), computed from whole
 /// milliseconds so that formatting a parsed date gives back the same text (exact round trips).
-enum ISO8601 {
+/// Public for its calendar (``CivilDate``, ``yearText(_:)``), which day sections share.
+public enum ISO8601 {
     /// Whether `date` has a text: it is finite and within ±2^63 milliseconds of 1970 (about
     /// ±292 million years). ``string(from:)`` is defined only for those.
     static func hasText(_ date: Date) -> Bool {
@@ -49,10 +50,7 @@ enum ISO8601 {
             let text = String(value)
             return String(repeating: "0", count: max(0, width - text.count)) + text
         }
-        // Years outside 0000…9999 take ISO 8601's expanded form: a sign, then at least 4 digits.
-        let year = Int32(parts.tm_year) + 1900
-        let yearText = (0...9999).contains(year) ? pad(year, 4) : (year < 0 ? "-" : "+") + pad(Int32(year.magnitude), 4)
-        return "\(yearText)-\(pad(parts.tm_mon + 1, 2))-\(pad(parts.tm_mday, 2))T"
+        return "\(yearText(Int(parts.tm_year) + 1900))-\(pad(parts.tm_mon + 1, 2))-\(pad(parts.tm_mday, 2))T"
             + "\(pad(parts.tm_hour, 2)):\(pad(parts.tm_min, 2)):\(pad(parts.tm_sec, 2)).\(pad(Int32(milliseconds), 3))Z"
     }
 
@@ -96,9 +94,7 @@ enum ISO8601 {
               (1...12).contains(month), hour < 24, minute < 60, second < 60
         else { return nil }
         let year = expandedYear ?? fourDigitYear
-        let leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)
-        let monthLengths = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31]
-        guard day >= 1, day <= monthLengths[month - 1] else { return nil }
+        guard day >= 1, day <= days(inMonth: month, of: year) else { return nil }
         var position = 19
         var fraction = 0.0
         if position < b.count, b[position] == 0x2E {
@@ -128,14 +124,8 @@ enum ISO8601 {
             return nil
         }
         guard position == b.count else { return nil }
-        // Days from 1970-01-01 in the proleptic Gregorian calendar (era-based civil-date algorithm).
-        let y = month <= 2 ? year - 1 : year
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yearOfEra = y - era * 400
-        let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
-        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-        let days = era * 146_097 + dayOfEra - 719_468
-        let seconds = Double(days * 86_400 + hour * 3600 + minute * 60 + second - offset) + fraction
+        let dayNumber = daysSince1970(year: year, month: month, day: day)
+        let seconds = Double(dayNumber * 86_400 + hour * 3600 + minute * 60 + second - offset) + fraction
         // Snap to whole milliseconds, the export's precision.
         return Date(timeIntervalSince1970: (seconds * 1000).rounded() / 1000)
     }

@@ -189,17 +189,19 @@ final class ImportBatch {
             if let (name, range) = Store.exportLayout(text) {
                 let json = UnsafeRawBufferPointer(rebasing: text[range])
                 if let tape = try? JSONTape.parse(json, depth: 1, rejectingAmbiguousKeys: true) {
-                    return try decode(json, parsed: tape, collection: name, line: line, reader: &reader, into: chunk)
+                    return try decode(json, at: range.lowerBound, parsed: tape, collection: name, line: line, reader: &reader, into: chunk)
                 }
             }
             let (collection, recordJSON) = try Store.splitRecordLine(Array(text), line: line)
+            // A slice of the line itself, or (for another layout) the record written anew.
             return try recordJSON.withUnsafeBytes { json in
-                try decode(json, parsed: nil, collection: collection, line: line, reader: &reader, into: chunk)
+                try decode(json, at: recordJSON.startIndex, parsed: nil, collection: collection, line: line, reader: &reader, into: chunk)
             }
         }
 
-        /// The checks after the line's shape: its collection, its record.
-        private func decode(_ json: UnsafeRawBufferPointer, parsed: JSONTape?, collection: String, line: Int,
+        /// The checks after the line's shape: its collection, its record (whose text starts at
+        /// `offset` in its line).
+        private func decode(_ json: UnsafeRawBufferPointer, at offset: Int, parsed: JSONTape?, collection: String, line: Int,
                             reader: inout RecordJSONReader, into chunk: EncodedChunk) throws -> Decoded {
             guard let descriptor = descriptors[collection], expected.contains(collection) else {
                 throw TransferError(line: line, reason: "unknown collection '\(collection)' (the header lists: \(expected.joined(separator: ", ")))")
@@ -209,12 +211,12 @@ final class ImportBatch {
                 try descriptor.encodeJSON(json, parsed, &reader, chunk)
                 return Decoded(descriptor: descriptor, chunk: chunk, firstRun: firstRun)
             } catch let error as DecodingError {
-                let number = JSONNumberDiagnosis.explain(error, json: Data(json)) { json in
+                let field = JSONFieldDiagnosis.badByte(in: json, startingAt: offset) ?? JSONFieldDiagnosis.explain(error, json: Data(json)) { json in
                     var reader = RecordJSONReader()
                     let scratch = EncodedChunk(fieldsPerRecord: 0)
                     try json.withUnsafeBytes { try descriptor.encodeJSON($0, nil, &reader, scratch) }
                 }
-                throw TransferError(line: line, reason: "the record is not a valid \(descriptor.typeName): \(number ?? Store.explain(error))")
+                throw TransferError(line: line, reason: "the record is not a valid \(descriptor.typeName): \(field ?? Store.explain(error))")
             } catch {
                 throw TransferError(line: line, reason: "the record is not a valid \(descriptor.typeName): \(error)")
             }

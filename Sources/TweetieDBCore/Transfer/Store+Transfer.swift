@@ -298,7 +298,8 @@ extension Store {
         do {
             object = try JSONSerialization.jsonObject(with: Data(bytes), options: [])
         } catch {
-            throw TransferError(line: line, reason: "the line is not valid JSON")
+            let why = bytes.withUnsafeBytes { JSONFieldDiagnosis.badByte(in: $0, startingAt: 0, within: "record") }
+            throw TransferError(line: line, reason: "the line is not valid JSON\(why.map { ": " + $0 } ?? "")")
         }
         guard let dictionary = object as? [String: Any] else {
             throw TransferError(line: line, reason: "the line is not a JSON object; expected {\"collection\":…,\"record\":{…}}")

@@ -1,10 +1,12 @@
 import Foundation
+import TweetieDB
 
 /// Parses and formats Twitter API v1.1 timestamps such as `Sat Dec 08 08:47:15 +0000 2018`.
 ///
 /// A hand-written, locale-independent parser (the format's English names are fixed, as with a
 /// POSIX-locale `DateFormatter` using `EEE MMM dd HH:mm:ss Z yyyy`). It validates every field,
-/// including that the weekday agrees with the date, and honours any `±HHMM` offset.
+/// including that the weekday agrees with the date, and honours any `±HHMM` offset. Dates are
+/// days of the export's calendar (`ISO8601.CivilDate`, proleptic Gregorian).
 ///
 /// ```swift
 /// let date = TwitterDate.parse("Sat Dec 08 08:47:15 +0000 2018")   // 2018-12-08T08:47:15Z
@@ -43,12 +45,11 @@ public enum TwitterDate {
         let total = Int64(date.timeIntervalSince1970.rounded(.down))
         let days = floorDiv(total, 86_400)
         let secondsOfDay = total - days * 86_400
-        let (year, month, day) = civil(fromDays: Int(days))
-        let weekday = weekday(fromDays: Int(days))
+        let date = ISO8601.CivilDate(daysSince1970: Int(days))
         func two(_ value: Int64) -> String { value < 10 ? "0\(value)" : "\(value)" }
         let hour = secondsOfDay / 3600, minute = (secondsOfDay / 60) % 60, second = secondsOfDay % 60
-        return "\(weekdays[weekday]) \(months[month - 1]) \(two(Int64(day))) "
-            + "\(two(hour)):\(two(minute)):\(two(second)) +0000 \(year)"
+        return "\(weekdays[date.weekday]) \(months[date.month - 1]) \(two(Int64(date.day))) "
+            + "\(two(hour)):\(two(minute)):\(two(second)) +0000 \(date.year)"
     }
 
     private static func parse(bytes: UnsafeBufferPointer<UInt8>) -> Date? {
@@ -83,12 +84,10 @@ public enum TwitterDate {
         case UInt8(ascii: "-"): sign = -1
         default: return nil
         }
-        let month = monthIndex + 1
-        guard day >= 1, day <= daysInMonth(year: year, month: month), hour < 24, minute < 60, second < 61,
-              offsetHours < 24, offsetMinutes < 60
+        guard let date = ISO8601.CivilDate(year: year, month: monthIndex + 1, day: day), hour < 24, minute < 60, second < 61,
+              offsetHours < 24, offsetMinutes < 60, date.weekday == weekday
         else { return nil }
-        let days = daysFromCivil(year: year, month: month, day: day)
-        guard Self.weekday(fromDays: days) == weekday else { return nil }
+        let days = date.daysSince1970
         let offset = sign * (offsetHours * 3600 + offsetMinutes * 60)
         let seconds = Int64(days) * 86_400 + Int64(hour * 3600 + minute * 60 + second) - Int64(offset)
         return Date(timeIntervalSince1970: TimeInterval(seconds))
@@ -97,47 +96,5 @@ public enum TwitterDate {
     private static func floorDiv(_ a: Int64, _ b: Int64) -> Int64 {
         let q = a / b
         return (a % b != 0 && (a < 0) != (b < 0)) ? q - 1 : q
-    }
-
-    private static func isLeap(_ year: Int) -> Bool {
-        (year % 4 == 0 && year % 100 != 0) || year % 400 == 0
-    }
-
-    private static func daysInMonth(year: Int, month: Int) -> Int {
-        switch month {
-        case 2: return isLeap(year) ? 29 : 28
-        case 4, 6, 9, 11: return 30
-        default: return 31
-        }
-    }
-
-    /// Days since 1970-01-01 of a proleptic Gregorian date (era-based civil calendar arithmetic).
-    private static func daysFromCivil(year: Int, month: Int, day: Int) -> Int {
-        let y = month <= 2 ? year - 1 : year
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yearOfEra = y - era * 400
-        let shiftedMonth = month > 2 ? month - 3 : month + 9
-        let dayOfYear = (153 * shiftedMonth + 2) / 5 + day - 1
-        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-        return era * 146_097 + dayOfEra - 719_468
-    }
-
-    /// The inverse of `daysFromCivil`.
-    private static func civil(fromDays days: Int) -> (year: Int, month: Int, day: Int) {
-        let z = days + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let dayOfEra = z - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let shiftedMonth = (5 * dayOfYear + 2) / 153
-        let day = dayOfYear - (153 * shiftedMonth + 2) / 5 + 1
-        let month = shiftedMonth < 10 ? shiftedMonth + 3 : shiftedMonth - 9
-        return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
-    }
-
-    /// 0 = Sunday; 1970-01-01 was a Thursday.
-    private static func weekday(fromDays days: Int) -> Int {
-        let value = (days + 4) % 7
-        return value < 0 ? value + 7 : value
     }
 }

@@ -28,7 +28,7 @@ final class DemoRenderer: @unchecked Sendable {
         for section in u.sections {
             for row in section.rows where u.insertedIds.contains(row.id) || u.modifiedIds.contains(row.id) {
                 let mark = u.insertedIds.contains(row.id) ? "+" : "~"
-                Out.line("  \(mark) \(section.title) | \(row.handle) \(row.relativeTime): \(row.text.replacingOccurrences(of: "\n", with: " ").prefix(100))")
+                Out.line("  \(mark) \(section.title) | \(VisibleText.line(row.handle)) \(row.relativeTime): \(VisibleText.line(String(row.text.prefix(100))))")
             }
         }
     }

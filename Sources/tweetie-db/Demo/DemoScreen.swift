@@ -13,8 +13,8 @@ import Glibc
 /// - Every frame is drawn whole at the terminal's current size (`TIOCGWINSZ`, read again on
 ///   each frame and on `SIGWINCH`); lines are cut to the width and the rows to the height, and
 ///   the last line says how many rows did not fit.
-/// - Control characters of tweets and handles are drawn as spaces: a tweet never moves the cursor
-///   or changes the terminal's state.
+/// - Every line is drawn through ``VisibleText`` (line breaks as spaces, control characters as
+///   visible stand-ins such as `␛`): a tweet never moves the cursor or changes the terminal's state.
 /// - ``stop()`` leaves the terminal as it found it (attributes reset, cursor shown, alternate screen
 ///   left) exactly once, whichever of the normal end, an error or a signal gets there first.
 final class DemoScreen: Sendable {
@@ -116,7 +116,7 @@ final class DemoScreen: Sendable {
                 body.append((" \(section.title)  (\(section.key), \(section.rows.count) tweets)", "7"))
                 for row in section.rows {
                     let (mark, style) = u.insertedIds.contains(row.id) ? ("+", "32") : u.modifiedIds.contains(row.id) ? ("~", "33") : u.movedIds.contains(row.id) ? (">", "36") : (" ", "0")
-                    body.append(("\(mark) \(Self.pad(row.relativeTime, 6)) \(Self.pad(row.handle, Self.handleWidth)) \(row.text)", style))
+                    body.append(("\(mark) \(DisplayWidth.pad(row.relativeTime, to: 6)) \(DisplayWidth.pad(row.handle, to: Self.handleWidth)) \(row.text)", style))
                 }
             }
             if body.count > room {
@@ -139,40 +139,8 @@ final class DemoScreen: Sendable {
     /// The columns a row's handle is padded to (Twitter handles have at most 15 characters, and the `@`).
     static let handleWidth = 16
 
-    /// `text` padded with spaces to `width` characters (or left longer).
-    private static func pad(_ text: String, _ width: Int) -> String {
-        text.count >= width ? text : text + String(repeating: " ", count: width - text.count)
-    }
-
-    /// `text` on one line, control characters as spaces, cut with `…` to `width` columns.
+    /// `text` on one line, as ``VisibleText/line(_:)`` shows it, cut with `…` to `width` columns.
     static func fit(_ text: String, width: Int) -> String {
-        let characters = text.map { character -> (shown: Character, columns: Int) in
-            let control = character.unicodeScalars.contains { $0.value < 0x20 || (0x7F..<0xA0).contains($0.value) }
-            return control ? (" ", 1) : (character, columns(of: character))
-        }
-        var room = characters.reduce(0) { $0 + $1.columns } <= width ? width : width - 1
-        var out = ""
-        for (shown, columns) in characters {
-            guard columns <= room else { return out + "…" }
-            out.append(shown)
-            room -= columns
-        }
-        return out
-    }
-
-    /// The columns a terminal gives `character`: 2 for wide (East Asian wide, emoji presentation),
-    /// 0 for a lone combining mark, else 1.
-    static func columns(of character: Character) -> Int {
-        let scalars = Array(character.unicodeScalars)
-        if scalars.contains(where: { $0.value == 0xFE0F || isWide($0.value) }) { return 2 }
-        if scalars.allSatisfy({ (0x300...0x36F).contains($0.value) || (0xFE00...0xFE0F).contains($0.value) || $0.value == 0x200D }) { return 0 }
-        return 1
-    }
-
-    private static func isWide(_ v: UInt32) -> Bool {
-        (0x1100...0x115F).contains(v) || (0x2E80...0xA4CF).contains(v) || (0xAC00...0xD7A3).contains(v)
-            || (0xF900...0xFAFF).contains(v) || (0xFE30...0xFE4F).contains(v) || (0xFF00...0xFF60).contains(v)
-            || (0xFFE0...0xFFE6).contains(v) || (0x1F300...0x1F64F).contains(v) || (0x1F900...0x1F9FF).contains(v)
-            || (0x1F680...0x1F6FF).contains(v) || (0x1FA70...0x1FAFF).contains(v) || (0x20000...0x3FFFD).contains(v)
+        DisplayWidth.truncate(VisibleText.line(text), to: width)
     }
 }

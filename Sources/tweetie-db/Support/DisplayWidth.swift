@@ -54,6 +54,39 @@ enum DisplayWidth {
         return result + "…"
     }
 
+    /// `text` in lines of at most `width` columns (at least 2), broken at the last space that
+    /// fits (the space itself dropped), or inside a word longer than a line. Never splits a
+    /// cluster; empty text is one empty line.
+    ///
+    /// ```swift
+    /// DisplayWidth.wrap("hello wide world", to: 11)   // ["hello wide", "world"]
+    /// ```
+    static func wrap(_ text: String, to width: Int) -> [String] {
+        let width = max(2, width)
+        var lines: [String] = [], line = "", used = 0
+        for character in text {
+            let w = of(character)
+            if used + w > width, !line.isEmpty {
+                // Break after the line's last space when there is one (not at its very start).
+                if character != " ", let space = line.lastIndex(of: " "), space != line.startIndex,
+                   of(line[line.index(after: space)...]) + w <= width {
+                    let rest = String(line[line.index(after: space)...])
+                    lines.append(String(line[..<space]))
+                    line = rest
+                    used = of(rest)
+                } else {
+                    lines.append(line)
+                    line = ""
+                    used = 0
+                }
+                if character == " ", line.isEmpty { continue }
+            }
+            line.append(character)
+            used += w
+        }
+        return lines + [line]
+    }
+
     /// `text` padded with spaces to `width` columns, on the right (`alignRight` pads on the left).
     static func pad(_ text: String, to width: Int, alignRight: Bool = false) -> String {
         let padding = String(repeating: " ", count: max(0, width - of(text)))

@@ -14,8 +14,11 @@ import Glibc
 ///   `bench`, `tweets show`, `users show`).
 /// - `json` is one JSON document: a report or record pretty-printed; a list as an array with one
 ///   record per line, streamed. `ndjson` is one compact JSON value per line.
-/// - A table is cut to the terminal's width (`$COLUMNS` when set) with `…`; going to a pipe or a
-///   file it is never cut, unless `COLUMNS` is set.
+/// - A table fits the terminal's width (`$COLUMNS` when set), every line of it, long cells cut
+///   with `…` (``TextTable``; a field list wraps instead, ``fieldTable(_:width:)``); going to a
+///   pipe or a file it is never cut, unless `COLUMNS` is set.
+/// - Tables and field lists show control characters as visible stand-ins (``VisibleText``); the
+///   machine formats keep the exact text.
 /// - Ids appear in JSON as numbers and as string twins (`idStr`, `authorIdStr`, …).
 /// - Messages, progress and summaries of commands whose output is data (`export`, `backup -`,
 ///   `import`) go to standard error as text.
@@ -60,8 +63,10 @@ enum OutputFormat: String, ExpressibleByArgument, CaseIterable {
     static let ruleHelp = """
         Output: every command that prints a result takes --format table|json|ndjson. The default \
         is a table on a terminal; piped, NDJSON for lists (tweets list, users list, schema) and \
-        JSON for reports (stats, sync, verify, bench, tweets show, users show). Tables are cut to \
-        the terminal's width or $COLUMNS, never when piped without COLUMNS. Lists stop after \
+        JSON for reports (stats, sync, verify, bench, tweets show, users show). Tables fit \
+        the terminal's width or $COLUMNS (long cells cut with …, shown values wrapped), never cut \
+        when piped without COLUMNS, and show control characters as ␛, ␍, <U+202E>…; JSON keeps \
+        the exact text. Lists stop after \
         \(ListLimitOptions.terminalDefault) rows on a terminal (--limit N, --all).
         """
 
@@ -73,7 +78,7 @@ enum OutputFormat: String, ExpressibleByArgument, CaseIterable {
     static func help(for shape: Shape) -> ArgumentHelp {
         ArgumentHelp(
             "The output format: table, json, or ndjson. Default: table on a terminal, \(shape.machineFormat.rawValue) otherwise.",
-            discussion: "json is one document (a list is an array, one record per line); ndjson is one compact JSON value per line. A table is cut to the terminal's width, or to $COLUMNS when set; piped without COLUMNS it is never cut.",
+            discussion: "json is one document (a list is an array, one record per line); ndjson is one compact JSON value per line. A table fits the terminal's width, or $COLUMNS when set (long cells cut with …); piped without COLUMNS it is never cut. Tables show control characters visibly (␛, ␍, <U+202E>); json and ndjson keep the exact text.",
             valueName: "format")
     }
 }

@@ -32,8 +32,13 @@ enum PathCheck {
     }
 
     /// Throws a `CLIError` when a command-line argument is not valid UTF-8.
+    ///
+    /// A process may have no argv at all, not even its name (`CommandLine.argc` 0): Swift's
+    /// runtime finds the arguments through `/proc/self/maps`, and sees none where `/proc` is not
+    /// mounted (a sandbox, a chroot), or when a launcher passes an empty argv to a kernel older
+    /// than 5.18. There is nothing to check then, and the command runs as with no arguments.
     static func validateArgumentsAreUTF8() throws {
-        for index in 1..<Int(CommandLine.argc) {
+        for index in 1..<max(1, Int(CommandLine.argc)) {
             guard let raw = CommandLine.unsafeArgv[index], String(validatingCString: raw) == nil else { continue }
             throw CLIError("argument \(index) ('\(String(cString: raw))') is not valid UTF-8; tweetie-db takes paths and names in UTF-8 only (rename the file or directory)")
         }

@@ -34,15 +34,33 @@ func printRecords<R: Encodable>(_ records: [R], format: OutputFormat, table: ([R
     printer.finish()
 }
 
-/// A table of `(name, value)` lines, as `tweets show` and `users show` print one record: the
-/// names padded to at least 10 columns, then two spaces and the value, never cut.
+/// A table of `(name, value)` lines, as `tweets show`, `users show` and `stats` print one record:
+/// the names padded to at least 10 columns, then two spaces and the value, in full.
+///
+/// Rules: names and values are shown through ``VisibleText``; a value's own line breaks start
+/// new lines under the value column. With a `width` (a terminal's, or `$COLUMNS`) a longer value
+/// is wrapped there (``DisplayWidth/wrap(_:to:)``) instead of being cut: nothing of the record is
+/// lost, and no line is wider than `width`. Without one, each value line is written whole.
 ///
 /// ```swift
 /// Out.write(fieldTable([("id", "7"), ("name", "Jonas")]))   // "id          7\nname        Jonas\n"
 /// ```
-func fieldTable(_ fields: [(String, String)]) -> String {
-    let width = max(10, fields.map { DisplayWidth.of($0.0) }.max() ?? 0)
-    return fields.map { DisplayWidth.pad($0.0, to: width) + "  " + $0.1 + "\n" }.joined()
+func fieldTable(_ fields: [(String, String)], width: Int? = Terminal.width) -> String {
+    let names = fields.map { VisibleText.of($0.0) }
+    let nameWidth = max(10, names.map(DisplayWidth.of).max() ?? 0)
+    let indent = String(repeating: " ", count: nameWidth + 2)
+    var out = ""
+    for (name, (_, value)) in zip(names, fields) {
+        let lines = value.replacingOccurrences(of: "\r\n", with: "\n").split(separator: "\n", omittingEmptySubsequences: false)
+            .flatMap { line -> [String] in
+                let shown = VisibleText.of(String(line))
+                return width.map { DisplayWidth.wrap(shown, to: $0 - nameWidth - 2) } ?? [shown]
+            }
+        for (index, line) in lines.enumerated() {
+            out += (index == 0 ? DisplayWidth.pad(name, to: nameWidth) + "  " : indent) + line + "\n"
+        }
+    }
+    return out
 }
 
 /// Prints a list of records as it is read, a page at a time, without holding the whole list.

@@ -2,11 +2,17 @@ import Foundation
 
 /// A plain text table with aligned columns.
 ///
-/// Rules: columns are measured and padded by display width (``DisplayWidth``); a column whose
-/// every cell is a number (or a byte size such as `1.5 MiB`) is right-aligned; the last column is
-/// cut to the terminal width, with `…`, only when `width` is given (a table going to a pipe or
-/// file is never cut). A streamed table (``Layout``) takes its widths from its first rows; a
-/// later, wider cell is never cut but pushes the rest of its row.
+/// Rules:
+/// - Cells are shown through ``VisibleText`` (a control character never reaches the terminal),
+///   measured and padded by display width (``DisplayWidth``); a column whose every cell is a
+///   number (or a byte size such as `1.5 MiB`) is right-aligned.
+/// - With a `width` (a terminal's, or `$COLUMNS`) every line fits it: the last column gives up
+///   its room first, down to 10 columns; then the widest other text columns are cut to a common
+///   width, so that short ones (a date, a handle) stay whole; numbers are cut only when nothing
+///   else is left. A cut cell ends in `…`. Without a width (a pipe or a file) nothing is cut.
+/// - A streamed table (``Layout``) takes its widths from its first rows; a later, wider cell is cut
+///   to its column's width when there is a width (the last column to what is left of the line),
+///   and otherwise pushes the rest of its row.
 ///
 /// ```swift
 /// var table = TextTable(headers: ["id", "name"])
@@ -16,6 +22,11 @@ import Foundation
 struct TextTable {
     var headers: [String]
     var rows: [[String]] = []
+
+    /// The columns between two cells.
+    static let gap = 2
+    /// What the last column keeps before any other column is cut.
+    static let lastColumnMinimum = 10
 
     /// Whether column `index` holds numbers only.
     func isNumeric(_ index: Int) -> Bool {
@@ -38,17 +49,56 @@ struct TextTable {
     /// for row in laterRows { Out.write(layout.line(row)) }
     /// ```
     func layout(width: Int? = Terminal.width) -> Layout {
-        var widths = headers.map(DisplayWidth.of)
+        var widths = headers.map { DisplayWidth.of(VisibleText.of($0)) }
         for row in rows {
-            for (i, cell) in row.enumerated() where i < widths.count { widths[i] = max(widths[i], DisplayWidth.of(cell)) }
+            for (i, cell) in row.enumerated() where i < widths.count { widths[i] = max(widths[i], DisplayWidth.of(VisibleText.of(cell))) }
         }
-        var lastWidth: Int?
-        if let width, let last = widths.indices.last {
-            let fixed = widths.dropLast().reduce(0) { $0 + $1 + 2 }
-            widths[last] = max(10, min(widths[last], width - fixed))
-            lastWidth = widths[last]
+        let numeric = widths.indices.map(isNumeric)
+        return Layout(widths: width.map { Self.fit(widths, numeric: numeric, into: $0) } ?? widths, numeric: numeric, width: width)
+    }
+
+    /// `widths` narrowed so that a line of them, with the gaps, takes at most `width` columns (by
+    /// the rules above); every column keeps at least one.
+    static func fit(_ widths: [Int], numeric: [Bool], into width: Int) -> [Int] {
+        guard let last = widths.indices.last else { return widths }
+        var fitted = widths
+        let room = width - gap * last
+        func excess() -> Int { fitted.reduce(0, +) - room }
+        guard excess() > 0 else { return fitted }
+        if !numeric[last] {
+            fitted[last] = max(min(widths[last], lastColumnMinimum), fitted[last] - excess())
+            guard excess() > 0 else { return fitted }
         }
-        return Layout(widths: widths, numeric: widths.indices.map(isNumeric), lastWidth: lastWidth)
+        let text = widths.indices.filter { $0 != last && !numeric[$0] }
+        capWidest(&fitted, of: text, by: excess())
+        guard excess() > 0 else { return fitted }
+        capWidest(&fitted, of: Array(widths.indices), by: excess())
+        return fitted
+    }
+
+    /// Takes `excess` columns off `columns` of `widths`, from the widest down (they end at one
+    /// common width, give or take one), never below one column each.
+    private static func capWidest(_ widths: inout [Int], of columns: [Int], by excess: Int) {
+        let total = columns.reduce(0) { $0 + widths[$1] }
+        let target = max(columns.count, total - excess)
+        guard total > target else { return }
+        // The largest cap that keeps the columns' sum within target, then the columns left
+        // below it get back what the cap took beyond that, first column first.
+        var low = 1, high = columns.map { widths[$0] }.max() ?? 1
+        while low < high {
+            let middle = (low + high + 1) / 2
+            if columns.reduce(0, { $0 + min(widths[$1], middle) }) <= target { low = middle } else { high = middle - 1 }
+        }
+        let cap = low
+        var spare = target - columns.reduce(0) { $0 + min(widths[$1], cap) }
+        for column in columns {
+            let original = widths[column]
+            widths[column] = min(original, cap)
+            if spare > 0, original > cap {
+                widths[column] += 1
+                spare -= 1
+            }
+        }
     }
 
     /// Fixed column widths and alignments: formats any row, now or later.
@@ -57,21 +107,29 @@ struct TextTable {
         var widths: [Int]
         /// Whether each column is right-aligned.
         var numeric: [Bool]
-        /// What the last column is cut to, or nil when nothing is cut.
-        var lastWidth: Int?
+        /// The columns a line may take, or nil when nothing is cut.
+        var width: Int?
 
-        /// `row` padded (and its last cell cut) to the layout, with a newline.
+        /// `row` shown (``VisibleText``), padded and, when there is a width, cut to the layout,
+        /// with a newline.
         ///
         /// ```swift
         /// Out.write(layout.line(["42", "@ann"]))
         /// ```
         func line(_ row: [String]) -> String {
-            row.enumerated().map { i, cell in
-                guard i < widths.count else { return cell }
-                let isLast = i == widths.count - 1
-                let text = isLast && lastWidth != nil ? DisplayWidth.truncate(cell, to: lastWidth!) : cell
-                return isLast && !numeric[i] ? text : DisplayWidth.pad(text, to: widths[i], alignRight: numeric[i])
-            }.joined(separator: "  ") + "\n"
+            let last = widths.count - 1
+            // What the last column may take: the rest of the line, or its width when that is more.
+            let lastRoom = width.map { max(widths[last], $0 - widths.dropLast().reduce(0, +) - TextTable.gap * last) }
+            let cells = row.enumerated().map { i, cell -> String in
+                let text = VisibleText.of(cell)
+                guard i < widths.count else { return text }
+                let cut = width == nil ? text : DisplayWidth.truncate(text, to: i == last ? lastRoom! : widths[i])
+                return i == last && !numeric[i] ? cut : DisplayWidth.pad(cut, to: widths[i], alignRight: numeric[i])
+            }
+            let line = cells.joined(separator: String(repeating: " ", count: TextTable.gap))
+            // Only a width narrower than one column per cell and the gaps leaves a line too long.
+            guard let width, DisplayWidth.of(line) > width else { return line + "\n" }
+            return DisplayWidth.truncate(line, to: width) + "\n"
         }
     }
 }

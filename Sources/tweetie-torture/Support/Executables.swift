@@ -4,7 +4,8 @@ import Foundation
 enum Executables {
     static var torture: String {
         if let resolved = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") { return resolved }
-        return URL(fileURLWithPath: CommandLine.arguments[0]).standardizedFileURL.path
+        // No argv at all (no /proc either, see tweetie-db's PathCheck): the working directory's.
+        return URL(fileURLWithPath: CommandLine.arguments.first ?? "tweetie-torture").standardizedFileURL.path
     }
 
     /// `tweetie-db` in the same directory, if it was built.

@@ -76,6 +76,30 @@ struct RecordJSONDateTests {
             #expect(String(decoding: bytes, as: UTF8.self) == ISO8601.string(from: date), "\(second)")
         }
     }
+
+    /// The civil dates day sections use are the dates the export writes (gmtime's): for days
+    /// around the reform of 1582, year 0, the four-digit years' ends and as far as a date has a
+    /// text; and they count days back exactly.
+    @Test func civilDatesAreTheDatesTheExportWrites() throws {
+        var random = SeededRandom(seed: 0xC1_711)
+        var days = [0, -1, 1, -141_428, -141_427, -141_418, -719_528, -719_529, -719_162, 2_932_896, 2_932_897, -106_481_481_481, 106_481_481_481]
+        for _ in 0..<20_000 {
+            days.append(Int.random(in: -1_000_000...3_000_000, using: &random))
+            days.append(Int.random(in: -106_481_481_481...106_481_481_480, using: &random))
+        }
+        for day in days {
+            let civil = ISO8601.CivilDate(daysSince1970: day)
+            #expect(ISO8601.string(from: Date(timeIntervalSince1970: Double(day) * 86_400)) == civil.text + "T00:00:00.000Z", "\(day)")
+            #expect(civil.daysSince1970 == day && ISO8601.CivilDate(year: civil.year, month: civil.month, day: civil.day) == civil, "\(day)")
+            #expect(ISO8601.CivilDate(daysSince1970: day + 1).weekday == (civil.weekday + 1) % 7, "\(day)")
+        }
+        #expect(ISO8601.CivilDate(daysSince1970: 0).weekday == 4) // 1970-01-01, a Thursday
+        #expect(try #require(ISO8601.CivilDate(year: 1582, month: 10, day: 15)).daysSince1970 - (try #require(ISO8601.CivilDate(year: 1582, month: 10, day: 4))).daysSince1970 == 11)
+        #expect(ISO8601.CivilDate(year: 2019, month: 2, day: 29) == nil && ISO8601.CivilDate(year: -4, month: 2, day: 29) != nil)
+        #expect(ISO8601.CivilDate(year: 2018, month: 13, day: 1) == nil && ISO8601.CivilDate(year: 2018, month: 4, day: 31) == nil)
+        #expect(ISO8601.CivilDate(Date(timeIntervalSince1970: .nan)) == nil)
+        #expect(ISO8601.yearText(-1) == "-0001" && ISO8601.yearText(0) == "0000" && ISO8601.yearText(10_000) == "+10000")
+    }
 }
 
 @Suite("Record JSON dates in an export")
