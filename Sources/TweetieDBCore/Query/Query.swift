@@ -95,6 +95,11 @@ public struct Query<R: Record>: Sendable {
 
     /// Records whose index value equals `values` (all of the index's components or its leading ones).
     ///
+    /// Each value must be of its component's type, as the index declares it (`Int32(7)`, not `7`,
+    /// for an `Int32` component): a value of another type would find nothing, so the query throws
+    /// ``StoreError`` (`.invalidArgument`) naming the index, the expected and the given type when
+    /// it runs. The same holds for the bounds and prefixes below.
+    ///
     /// ```swift
     /// Query<Tweet>().filter(index: "author", equals: "icanzilb")
     /// ```
@@ -118,7 +123,8 @@ public struct Query<R: Record>: Sendable {
         return copy
     }
 
-    /// Records whose `String` index component (after the `equals` components) starts with `prefix`.
+    /// Records whose `String` index component (after the `equals` components) starts with `prefix`;
+    /// on a component of another type the query throws when it runs.
     ///
     /// ```swift
     /// Query<Tweet>().filter(index: "author", prefix: "ic")

@@ -52,6 +52,9 @@ struct QueryPlan<R: Record> {
                     throw StoreError(.invalidArgument, operation: "query", database: "\(R.collectionName)#\(name)",
                                         message: "index '\(name)' has \(index.orders.count) component(s): all are given as equal values, so no component is left for a range")
                 }
+                // The bounds are checked as the equal values are (``Index/encode(values:)``).
+                if bounds.stringPrefix != nil { try index.checkPrefix(component: equals.count) }
+                for bound in [bounds.lower, bounds.upper] { if let bound { try index.check(bound, component: equals.count) } }
                 range = try QueryPlan.range(prefix: prefix, bounds: bounds, descending: index.orders[equals.count] == .descending, collection: descriptor.name)
             } else {
                 range = prefix.isEmpty ? .all : .prefix(prefix)

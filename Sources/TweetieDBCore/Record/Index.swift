@@ -31,6 +31,12 @@ public struct Index<R: Record>: Sendable {
     /// print(index.orders) // [.ascending, .descending]
     /// ```
     public private(set) var orders: [SortOrder]
+    /// The components' types, first to last: what a query's values for them must be.
+    ///
+    /// ```swift
+    /// print(index.componentTypes) // [Swift.String, Foundation.Date]
+    /// ```
+    public private(set) var componentTypes: [any KeyComponent.Type]
     @usableFromInline var components: [@Sendable (R, inout KeyEncoder) -> Void]
 
     /// An index on one value computed from the record.
@@ -43,6 +49,7 @@ public struct Index<R: Record>: Sendable {
         self.name = name
         self.isUnique = unique
         self.orders = [order]
+        self.componentTypes = [V.self]
         self.components = [{ record, encoder in encoder.append(value(record), descending: order == .descending) }]
     }
 
@@ -54,6 +61,7 @@ public struct Index<R: Record>: Sendable {
     public func then<V: KeyComponent>(order: SortOrder = .ascending, _ value: @escaping @Sendable (R) -> V) -> Index {
         var copy = self
         copy.orders.append(order)
+        copy.componentTypes.append(V.self)
         copy.components.append { record, encoder in encoder.append(value(record), descending: order == .descending) }
         return copy
     }
@@ -89,15 +97,39 @@ public struct Index<R: Record>: Sendable {
         return encoder.bytes
     }
 
-    /// Encodes query values for the leading components of this index.
+    /// Encodes query values for the leading components of this index, each checked against its
+    /// component's type (a value of another type would encode to bytes no entry has, and find
+    /// nothing).
     func encode(values: [any KeyComponent]) throws -> [UInt8] {
         guard values.count <= orders.count else {
-            throw StoreError(.invalidArgument, operation: "query", database: "\(R.collectionName)#\(name)",
-                                message: "index '\(name)' has \(orders.count) component(s), but the query gives \(values.count) value(s)")
+            throw queryError("index '\(name)' has \(orders.count) component(s), but the query gives \(values.count) value(s)")
         }
         var encoder = KeyEncoder()
-        for (value, order) in zip(values, orders) { encoder.appendExistential(value, descending: order == .descending) }
+        for (position, value) in values.enumerated() {
+            try check(value, component: position)
+            encoder.appendExistential(value, descending: orders[position] == .descending)
+        }
         return encoder.bytes
+    }
+
+    /// Checks that `value` is of the type of the component at `position` (from 0).
+    func check(_ value: any KeyComponent, component position: Int) throws {
+        let expected = componentTypes[position]
+        guard type(of: value) != expected else { return }
+        throw queryError("index '\(name)' takes \(expected) for its component \(position + 1) of \(orders.count), "
+                         + "but the query gives \(type(of: value)) (\(String(reflecting: value)))")
+    }
+
+    /// Checks that a string prefix may apply to the component at `position` (from 0): a `String` one.
+    func checkPrefix(component position: Int) throws {
+        let expected = componentTypes[position]
+        guard expected != String.self else { return }
+        throw queryError("index '\(name)' takes \(expected) for its component \(position + 1) of \(orders.count); "
+                         + "a prefix applies only to a String component")
+    }
+
+    private func queryError(_ message: String) -> StoreError {
+        StoreError(.invalidArgument, operation: "query", database: "\(R.collectionName)#\(name)", message: message)
     }
 }
 
