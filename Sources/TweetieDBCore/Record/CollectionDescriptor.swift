@@ -36,6 +36,8 @@ final class CollectionDescriptor: @unchecked Sendable {
     let encodeJSON: (_ json: UnsafeRawBufferPointer, _ parsed: JSONTape?, _ reader: inout RecordJSONReader, _ chunk: EncodedChunk) throws -> Void
     /// A human-readable primary key.
     @usableFromInline let describeKey: (_ primaryKey: [UInt8]) -> String
+    /// A human-readable value of the index at `position`, from one of its entry keys.
+    let describeIndexValue: (_ position: Int, _ entry: [UInt8]) -> String
 
     init<R: Record>(_ type: R.Type, records: Database, indexDatabases: [Database]) {
         name = R.collectionName
@@ -80,6 +82,7 @@ final class CollectionDescriptor: @unchecked Sendable {
             if let key = try? decoder.decode(R.PrimaryKey.self) { return "\(key)" }
             return primaryKey.map { String(format: "%02x", $0) }.joined()
         }
+        describeIndexValue = { position, entry in indexList[position].describeValue(entry) }
     }
 
     /// ``appendJSON`` for a record type that writes its own JSON object (``JSONObjectWritable``),

@@ -128,6 +128,20 @@ public struct Index<R: Record>: Sendable {
                          + "a prefix applies only to a String component")
     }
 
+    /// A human-readable value of this index: its components decoded from `bytes` (an entry key,
+    /// which may go on with the primary key), as a query would give them.
+    func describeValue(_ bytes: [UInt8]) -> String {
+        var decoder = KeyDecoder(bytes)
+        var parts: [String] = []
+        for (type, order) in zip(componentTypes, orders) {
+            guard let value = try? decoder.decodeExistential(type, descending: order == .descending) else {
+                return bytes.map { encodingHexByte($0) }.joined()
+            }
+            parts.append(String(reflecting: value))
+        }
+        return parts.count == 1 ? parts[0] : "(" + parts.joined(separator: ", ") + ")"
+    }
+
     private func queryError(_ message: String) -> StoreError {
         StoreError(.invalidArgument, operation: "query", database: "\(R.collectionName)#\(name)", message: message)
     }
@@ -141,5 +155,16 @@ extension KeyEncoder {
 
     private mutating func appendOpened<T: KeyComponent>(_ value: T, descending: Bool) {
         append(value, descending: descending)
+    }
+}
+
+extension KeyDecoder {
+    /// Decodes the next component as a value of `type`, known only at run time.
+    mutating func decodeExistential(_ type: any KeyComponent.Type, descending: Bool) throws -> any KeyComponent {
+        try decodeOpened(type, descending: descending)
+    }
+
+    private mutating func decodeOpened<T: KeyComponent>(_ type: T.Type, descending: Bool) throws -> any KeyComponent {
+        try decode(type, descending: descending)
     }
 }

@@ -104,7 +104,7 @@ extension Store {
                 do {
                     for (position, entryKey, entryValue) in try descriptor.indexEntries(value, Array(key)) {
                         if let other = expected[position][entryKey], descriptor.indexes[position].isUnique {
-                            report.problems.append("\(name): records \(descriptor.describeKey(other)) and \(descriptor.describeKey(entryValue)) share a value of unique index '\(descriptor.indexes[position].name)'")
+                            report.problems.append("\(name): records \(descriptor.describeKey(other)) and \(descriptor.describeKey(entryValue)) share the value \(descriptor.describeIndexValue(position, entryKey)) of unique index '\(descriptor.indexes[position].name)'")
                         }
                         expected[position][entryKey] = entryValue
                     }

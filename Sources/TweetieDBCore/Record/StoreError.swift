@@ -9,7 +9,7 @@ import Foundation
 /// do {
 ///     try store.write { tx in try tx.add(member) }
 /// } catch let error as StoreError where error.code == .constraintViolation {
-///     print(error) // add on 'members#handle' in /tmp/db: unique index 'handle' already holds this value for …
+///     print(error) // add on 'members#handle' in /tmp/db: unique index 'handle' already holds the value "ann" for …
 /// }
 /// ```
 public struct StoreError: Error, Sendable, Hashable, CustomStringConvertible {

@@ -208,10 +208,11 @@ extension StoreWriter {
         guard descriptor.indexIsUnique[position],
               let owner = try writeTransaction.value(for: entry, in: descriptor.indexDatabases[position]), owner != key else { return }
         let name = descriptor.indexes[position].name
+        let value = descriptor.describeIndexValue(position, entry)
         let message = switch write {
-        case .add: "unique index '\(name)' already holds this value for the record with key \(descriptor.describeKey(owner)), so \(descriptor.describeKey(key)) cannot use it"
-        case .import: "unique index '\(name)' already holds this value for \(descriptor.describeKey(owner))"
-        case .rebuild: "records \(descriptor.describeKey(owner)) and \(descriptor.describeKey(key)) share a value of the unique index"
+        case .add: "unique index '\(name)' already holds the value \(value) for the record with key \(descriptor.describeKey(owner)), so \(descriptor.describeKey(key)) cannot use it"
+        case .import: "unique index '\(name)' already holds the value \(value) for \(descriptor.describeKey(owner))"
+        case .rebuild: "records \(descriptor.describeKey(owner)) and \(descriptor.describeKey(key)) share the value \(value) of the unique index"
         }
         throw StoreError(.constraintViolation, operation: write.rawValue, database: "\(descriptor.name)#\(name)", path: store.path, message: message)
     }

@@ -113,13 +113,31 @@ struct StoreTests {
             }
         }
         #expect(error?.code == .constraintViolation)
-        #expect(error?.message.contains("handle") == true)
+        #expect(error?.message == "unique index 'handle' already holds the value \"ash\" for the record with key a, so c cannot use it")
         #expect(try store.read { try $0.count(Member.self) } == 1)
         #expect(try store.read { try $0.fetch(Query<Member>().filter(index: "handle", equals: "bee")) }.isEmpty)
         // Changing one's own unique value is fine.
         try store.write { tx in try tx.add(Member(id: "a", handle: "ash2", name: "Ash"), update: .all) }
         #expect(try store.read { try $0.fetch(Query<Member>().filter(index: "handle", equals: "ash2")) }.map(\.id) == ["a"])
         #expect(try store.verify().problems.isEmpty)
+    }
+
+    /// A seat: a unique index of two components, the first descending.
+    struct Seat: Record, Identifiable {
+        static let collectionName = "seats"
+        static let indexes: [Index<Seat>] = [Index("place", unique: true, order: .descending) { $0.row }.then { $0.number }]
+        var id: Int64
+        var row: Int32
+        var number: Int32
+    }
+
+    @Test func aUniqueViolationNamesTheValueOfEveryComponent() throws {
+        let store = try Store.temporary(collections: [Seat.self])
+        defer { store.close() }
+        try store.write { tx in try tx.add(Seat(id: 1, row: 3, number: 7)) }
+        let error = #expect(throws: StoreError.self) { try store.write { tx in try tx.add(Seat(id: 2, row: 3, number: 7)) } }
+        #expect(error?.message == "unique index 'place' already holds the value (3, 7) for the record with key 1, so 2 cannot use it")
+        #expect(error?.description.hasPrefix("add on 'seats#place'") == true, "\(error.map { "\($0)" } ?? "")")
     }
 
     @Test func queriesFilterSortAndPage() throws {

@@ -177,7 +177,7 @@ struct TransferTests {
         ("duplicate", "HEADER\n{\"collection\":\"members\",\"record\":{\"id\":\"x\",\"handle\":\"a\",\"name\":\"n\"}}\n{\"collection\":\"members\",\"record\":{\"id\":\"x\",\"handle\":\"b\",\"name\":\"n\"}}\n", "line 3: duplicate key x"),
         ("truncated", "HEADER\n{\"collection\":\"members\",\"record\":{\"id\":\"x\",\"handle\":\"a\",\"name\":\"n\"}}", "line 2: the last line is truncated"),
         ("count mismatch", "HEADER\n", "announces 1 record(s) for 'members' but the file has 0"),
-        ("unique clash", "HEADER\n{\"collection\":\"members\",\"record\":{\"id\":\"y\",\"handle\":\"ashfurrow\",\"name\":\"n\"}}\n", "line 2: unique index 'handle'"),
+        ("unique clash", "HEADER\n{\"collection\":\"members\",\"record\":{\"id\":\"y\",\"handle\":\"ashfurrow\",\"name\":\"n\"}}\n", "line 2: unique index 'handle' already holds the value \"ashfurrow\" for ash"),
         ("key too long", "HEADER\n{\"collection\":\"members\",\"record\":{\"id\":\"\(String(repeating: "k", count: 600))\",\"handle\":\"h\",\"name\":\"n\"}}\n", "line 2: the primary key"),
         ("index entry too long", "HEADER\n{\"collection\":\"members\",\"record\":{\"id\":\"z\",\"handle\":\"\(String(repeating: "h", count: 600))\",\"name\":\"n\"}}\n", "LMDB keys are limited to 511 bytes"),
     ])
