@@ -51,7 +51,7 @@ demo: deps
 
 # No test imports an executable's module (the CLI tests decode its JSON with their own types, as a
 # user's script would): a cold `--build-tests` could compile such a test before the module exists
-# ("no such module 'tweetie_db'", SwiftPM issue 9080).
+# ("no such module 'tweetie_db'", a SwiftPM bug).
 test: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
@@ -63,7 +63,7 @@ test-sanitize: deps
 	ASAN_OPTIONS=detect_leaks=0 $(SWIFT) test --sanitize=address --scratch-path .build-asan
 	TSAN_OPTIONS="suppressions=$(CURDIR)/Tests/Sanitizers/tsan.supp" $(SWIFT) test --sanitize=thread --scratch-path .build-tsan
 
-# The hostile-environment campaigns (issue 21), as root (full-disk mounts a tmpfs).
+# The hostile-environment campaigns, as root (full-disk mounts a tmpfs).
 # backup-kill: `tweetie-db backup` SIGKILLed at random moments BACKUP_KILL_TRIALS times; the
 # destination must be left without data.mdb or with a complete, verifying, owner-only backup.
 # full-disk: creation, re-creation after freeing space, and reads of an intact database on a tmpfs
@@ -128,7 +128,7 @@ soak-browser: deps
 	$(SWIFT) build --product tweetie-db
 	TWEETIE_SOAK_SECONDS=$(SOAK_SECONDS) $(BROWSER_TESTS) -s -k soak $(BROWSER_ARGS)
 
-# The live timeline in a browser (issue 17): tweetie-serve on the default database ($$TWEETIE_DB,
+# The live timeline in a browser: tweetie-serve on the default database ($$TWEETIE_DB,
 # else ~/.local/share/tweetie-db; fill it first with `make demo`); then open http://127.0.0.1:8080/.
 # SERVE_ARGS="--port 9000 --max-clients 100" passes options. Ctrl-C stops it.
 .PHONY: serve bench-serve

@@ -10,7 +10,7 @@ let package = Package(
         .library(name: "TweetieSync", targets: ["TweetieSync"]),
         .executable(name: "tweetie-db", targets: ["tweetie-db"]),
         .executable(name: "tweetie-fuzz", targets: ["tweetie-fuzz"]),
-        // The HTTP server (issue 17): its own product, so that tweetie-db and `make demo` never build the HTTP stack.
+        // The HTTP server: its own product, so that tweetie-db and `make demo` never build the HTTP stack.
         .executable(name: "tweetie-serve", targets: ["tweetie-serve"]),
     ],
     // `Serve` (on by default) brings tweetie-serve's HTTP stack: Hummingbird, SwiftNIO, swift-prometheus

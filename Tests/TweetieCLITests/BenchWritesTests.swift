@@ -49,7 +49,7 @@ struct BenchWritesTests {
         let rounds = numbers(String(lines[1].split(separator: ":").last!.split(separator: "(").first!))
         #expect(rounds.count == 3)
         // "throughput   median M records/s (min A, max B)": one commit per round, so no commits/s
-        // (issue 20, point 9: a rate of commits only when there is more than one).
+        // (a rate of commits only when there is more than one).
         let throughput = numbers(lines[2])
         #expect(throughput.count == 3 && !lines[2].contains("commits/s") && throughput[1] <= throughput[0] && throughput[0] <= throughput[2], "\(lines[2])")
         #expect(throughput[0] == Self.nearestRankMedian(rounds) && throughput[1] == rounds.min() && throughput[2] == rounds.max())

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import TweetieTestSupport
 
-/// Issue 20, point 4: `-` names standard output wherever a command writes a file.
+/// `-` names standard output wherever a command writes a file.
 @Suite("tweetie-db: - is standard output")
 struct DashMeansStandardOutputTests {
     /// Runs `tweetie-db arguments…` in `directory`, so that a file named `-` would land there.

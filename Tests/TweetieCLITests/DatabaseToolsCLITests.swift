@@ -3,7 +3,7 @@ import Testing
 import TweetieTestSupport
 import TweetieSync
 
-/// Issue 20, point 8: what sqlite3 and the mdb tools have — `users show`, `export --collection`,
+/// What sqlite3 and the mdb tools have — `users show`, `export --collection`,
 /// `schema`, the free list in `stats` — and two failures made clean: a failed import into a new
 /// path leaves nothing behind, and a filtered export's stale header gets a fix.
 @Suite("tweetie-db: users show, export --collection, schema, stats, failed imports")
@@ -135,7 +135,7 @@ struct DatabaseToolsCLITests {
     }
 }
 
-/// Issue 20, point 9: `bench writes --db` into a database that holds tweets would overwrite ids
+/// `bench writes --db` into a database that holds tweets would overwrite ids
 /// 1…N and report updates as additions: it is refused.
 @Suite("tweetie-db bench writes --db into a non-empty database")
 struct BenchIntoNonEmptyDatabaseTests {

@@ -3,7 +3,7 @@ import Testing
 import TweetieTestSupport
 import TweetieSync
 
-/// Issue 20, point 2: `import --mode replace` and `tweets delete` ask on a terminal, need
+/// `import --mode replace` and `tweets delete` ask on a terminal, need
 /// `--force` elsewhere, and say what they would do with `--dry-run`.
 @Suite("tweetie-db: destructive commands ask, or need --force")
 struct DestructiveCommandsTests {

@@ -7,7 +7,7 @@ import TweetieTestSupport
 /// built from the simulated source with a fixed seed and changed one commit at a time.
 ///
 /// The golden files were written by the build before the feed was rebuilt on the view models'
-/// sections (issue 15 part 3); a refactor of the feed path must keep them. To write them again
+/// sections; a refactor of the feed path must keep them. To write them again
 /// after an intended change of the format, run this suite with `TWEETIE_WRITE_FEED_GOLDEN=1` and
 /// review the diff.
 ///

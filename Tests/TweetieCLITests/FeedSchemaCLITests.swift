@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import TweetieTestSupport
 
-/// Issue 20, point 7: `feed --schema` prints the published JSON Schema of the feed.
+/// `feed --schema` prints the published JSON Schema of the feed.
 @Suite("tweetie-db feed --schema")
 struct FeedSchemaCLITests {
     @Test func printsThePublishedSchema() throws {

@@ -5,7 +5,7 @@ import TweetieSync
 import TweetieDB
 @testable import TweetieDBCore
 
-/// Issue 20, point 7: help leads with examples and says true things; unknown commands are usage
+/// Help leads with examples and says true things; unknown commands are usage
 /// errors with suggestions; exit statuses are documented and tell "verify found problems" from
 /// "no database".
 @Suite("tweetie-db: help, unknown commands and exit statuses")

@@ -3,7 +3,7 @@ import Testing
 import TweetieSync
 import TweetieTestSupport
 
-/// Issue 21: output into devices, FIFOs, symlinks and full disks; interrupted exports and
+/// Output into devices, FIFOs, symlinks and full disks; interrupted exports and
 /// backups; permissions under `umask 000`; hostile paths and import input.
 @Suite("tweetie-db in a hostile environment")
 struct HostileEnvironmentCLITests {

@@ -5,7 +5,7 @@ import Glibc
 #endif
 import TweetieTestSupport
 
-/// `tweetie-db` where the environment is hostile (issue 21, items 2–4, 8, 9 and 11): empty and
+/// `tweetie-db` where the environment is hostile: empty and
 /// incomplete data files, full disks, read-only mounts and files, other users' databases and
 /// resource limits. Tests that need root, a tmpfs mount or `chattr` skip with a message without them.
 @Suite("tweetie-db on a hostile disk and host", .serialized)

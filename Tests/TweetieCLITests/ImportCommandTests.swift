@@ -4,8 +4,8 @@ import Testing
 import TweetieSync
 import TweetieTestSupport
 
-/// `tweetie-db import` past the 64 MiB initial map (issue 19), concurrently (issue 21.14), and
-/// its `--max-line-bytes` bound (issue 21.12).
+/// `tweetie-db import` past the 64 MiB initial map, concurrently, and
+/// its `--max-line-bytes` bound.
 @Suite("tweetie-db import")
 struct ImportCommandTests {
     /// A database holding tweets `ids`, each with `textBytes` of text: 1,700 of 40 KB are about

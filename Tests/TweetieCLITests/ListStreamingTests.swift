@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import TweetieTestSupport
 
-/// Issue 20, point 6: `tweets list` and `users list` read a page at a time (each page in its own
+/// `tweets list` and `users list` read a page at a time (each page in its own
 /// read transaction, continuing after the last row) in every format, and stop at 50 rows on a
 /// terminal with a note on stderr of how many more there are.
 @Suite("tweetie-db: streamed listings")

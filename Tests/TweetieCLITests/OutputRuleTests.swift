@@ -4,7 +4,7 @@ import TweetieTestSupport
 import TweetieDB
 @testable import TweetieDBCore
 
-/// Issue 20, point 5: one output rule for every command — a table on a terminal, the command's
+/// One output rule for every command — a table on a terminal, the command's
 /// machine format when piped (NDJSON for lists, JSON for reports), `--format` to choose, never cut
 /// when piped, and `verify` in JSON with its exit statuses kept.
 @Suite("tweetie-db: one output rule")

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import TweetieTestSupport
 
-/// Issue 20, point 10: on a terminal, `import` and `verify` show a bar with the total and a rate
+/// On a terminal, `import` and `verify` show a bar with the total and a rate
 /// on stderr; into a pipe they show nothing.
 @Suite("tweetie-db: progress bars")
 struct ProgressCLITests {

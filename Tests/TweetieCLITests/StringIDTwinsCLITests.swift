@@ -3,7 +3,7 @@ import Testing
 import TweetieTestSupport
 import TweetieSync
 
-/// Issue 20, point 1: ids above 2^53 survive JSON readers that hold numbers as doubles: every
+/// Ids above 2^53 survive JSON readers that hold numbers as doubles: every
 /// JSON the CLI prints carries string twins, and import accepts either form and checks they agree.
 @Suite("tweetie-db: string twins of ids")
 struct StringIDTwinsCLITests {

@@ -3,7 +3,7 @@ import Testing
 import TweetieSync
 import TweetieTestSupport
 
-/// Issue 20, point 3: tables pad and cut by display width — grapheme clusters, East Asian wide
+/// Tables pad and cut by display width — grapheme clusters, East Asian wide
 /// characters and emoji take two columns — with `…` where cut, and numbers right-aligned.
 @Suite("tweetie-db: tables by display width")
 struct TableWidthTests {

@@ -17,7 +17,7 @@ import Glibc
 /// read transactions start from a moment later (after an `O_DSYNC` write under full durability),
 /// so a meta-page id can announce a commit that a subscriber woken for it cannot read yet; the
 /// poll would then never report it again and the subscriber would stay one commit behind until
-/// the next commit (issue 21, item 10). A snapshot id is what every later read transaction starts
+/// the next commit. A snapshot id is what every later read transaction starts
 /// from or after.
 final class CommitNotifier: @unchecked Sendable {
     /// The wake-up paths the watcher uses for other processes' commits. Both by default; tests turn

@@ -85,7 +85,7 @@ struct CommitWakeUpTests {
     /// comes while this test waits, so it fails at any bound (5 of 5 runs with the old poll).
     /// The last case polls every 5 ms against durable commits, so polls often land while a commit
     /// is being written — where a poll of the meta page's id announced a commit that a read
-    /// transaction could not see yet (issue 21, item 10). That window is the meta page's
+    /// transaction could not see yet. That window is the meta page's
     /// synchronous write: on a busy machine the old poll failed here 5 runs of 5; on an idle disk
     /// the window is so short that it passed 4 of 4, and 1 of 2 with a `dd oflag=dsync` beside it.
     @Test(arguments: [(followers: 1, interval: Int32(100), durable: false),

@@ -5,7 +5,7 @@ import TweetieDB
 @testable import TweetieDBCore
 
 /// An import whose records outgrow the map: its write body runs again after the map grows, and
-/// must read every record again (issue 19), from a regular file and from a pipe alike.
+/// must read every record again, from a regular file and from a pipe alike.
 @Suite("Import across map growth")
 struct ImportMapGrowthTests {
     enum Input: String, CaseIterable { case file, pipe }

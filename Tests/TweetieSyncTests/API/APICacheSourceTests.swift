@@ -90,7 +90,7 @@ struct APICacheSourceTests {
 }
 
 /// API-cache files are read only when they are regular files within the size limit, and
-/// undecodable elements are logged as one bounded line (issue 21, item 13).
+/// undecodable elements are logged as one bounded line.
 @Suite("APICacheSource refuses what is not a small regular file")
 struct APICacheSourceHostileFileTests {
     static let list = ListIdentifier(username: "icanzilb", slug: "RxSwift")
