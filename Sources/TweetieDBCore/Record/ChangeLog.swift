@@ -92,12 +92,9 @@ enum ChangeLog {
             StoreError(.corrupted, operation: "read change log", database: "_changes",
                           message: "change log entry \(sequence) is corrupt at byte \(reader.offset): \(why)")
         }
-        guard let version = reader.byte(), version == 1 || version == formatVersion else { throw corrupt("unknown entry format") }
-        var commitID: UInt64?
-        if version >= 2 {
-            guard let id = reader.bytes(8) else { throw corrupt("truncated commit id") }
-            commitID = id.reduce(0) { $0 << 8 | UInt64($1) }
-        }
+        // The header (version, commit id) is read by the one function that reads it for positions.
+        let commitID = try Self.commitID(in: bytes, sequence: sequence)
+        _ = reader.bytes(commitID == nil ? 1 : 9)
         guard let count = reader.varint() else { throw corrupt("truncated collection count") }
         var entry = ChangeLogEntry(sequence: sequence, unlistedCollections: [], changes: [:], commitID: commitID)
         for _ in 0..<count {
