@@ -40,9 +40,9 @@ extension UsersCommand {
         /// let next = try store.read { try $0.fetch(UsersCommand.List.query(after: lastPrinted).limit(1_000)) }
         /// ```
         static func query(after last: User?) -> Query<User> {
-            guard let last else { return Query<User>().sorted(byIndex: "username") }
+            guard let last else { return Query<User>().sorted(by: User.byUsername) }
             let name = last.username.lowercased(), id = last.id
-            return Query<User>().filter(index: "username", from: name, to: nil).sorted(byIndex: "username")
+            return Query<User>().filter(User.byUsername, from: name, to: nil).sorted(by: User.byUsername)
                 .filter { $0.username.lowercased() != name || $0.id > id }
         }
     }

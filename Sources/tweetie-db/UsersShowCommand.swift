@@ -30,7 +30,7 @@ extension UsersCommand {
                 let store = try database.openExisting()
                 defer { store.close() }
                 let name = username.hasPrefix("@") ? String(username.dropFirst()) : username
-                let users = try store.read { try $0.fetch(Query<User>().filter(index: "username", equals: name.lowercased())) }
+                let users = try store.read { try $0.fetch(Query<User>().filter(User.byUsername, equals: name.lowercased())) }
                 guard !users.isEmpty else { throw CLIError("no user @\(name) in \(store.path)") }
                 let format = OutputFormat.resolve(format, for: .report)
                 for (position, user) in users.enumerated() {

@@ -32,7 +32,7 @@ struct ReaderCommand: ParsableCommand {
         while deadline.map({ Date() < $0 }) ?? true {
             let records = try store.read { tx -> Int in
                 var count = 0
-                try tx.forEach(Query<Tweet>().sorted(byIndex: "created")) { _ in
+                try tx.forEach(Query<Tweet>().sorted(by: Tweet.byCreated)) { _ in
                     count += 1
                     return true
                 }

@@ -4,10 +4,15 @@
 /// a predicate closure filters further in memory. Sorting by the primary key or by an index reads
 /// in that order; ties are broken by primary key.
 ///
+/// An index is named by the record type's ``TypedIndex`` (`Tweet.byAuthor`), and its values must
+/// be of its components' types: the compiler checks both. Naming an index by a string
+/// (``filter(index:equals:)``, ``sorted(byIndex:_:)``) is for a name known only at run time, such
+/// as user input; the values are then checked when the query runs.
+///
 /// ```swift
 /// let page = Query<Tweet>()
-///     .filter(index: "author", equals: "icanzilb")
-///     .sorted(byIndex: "created")
+///     .filter(Tweet.byAuthor, equals: "icanzilb")
+///     .sorted(by: Tweet.byAuthor)
 ///     .limit(50)
 /// let tweets = try store.read { try $0.fetch(page) }
 /// ```
@@ -93,7 +98,8 @@ public struct Query<R: Record>: Sendable {
         return copy
     }
 
-    /// Records whose index value equals `values` (all of the index's components or its leading ones).
+    /// Records whose index, named at run time, has the leading components `values` (all of them, or
+    /// none for every record); prefer ``filter(_:equals:)`` with the type's ``TypedIndex``.
     ///
     /// Each value must be of its component's type, as the index declares it (`Int32(7)`, not `7`,
     /// for an `Int32` component): a value of another type would find nothing, so the query throws
@@ -104,34 +110,37 @@ public struct Query<R: Record>: Sendable {
     /// Query<Tweet>().filter(index: "author", equals: "icanzilb")
     /// ```
     public func filter(index name: String, equals values: any KeyComponent...) -> Query {
-        var copy = self
-        copy.source = .index(name: name, equals: values, bounds: nil)
-        return copy
+        filtered(index: name, equals: values, bounds: nil)
     }
 
-    /// Records whose index component (after the `equals` components) lies between the bounds;
-    /// a `nil` bound is open.
+    /// Records whose index, named at run time, has the leading components `values` and the next
+    /// component between the bounds: `from` is the smaller value whatever the index's order, `to`
+    /// is inclusive unless `upperInclusive` is false, `nil` is open.
     ///
     /// ```swift
     /// Query<Tweet>().filter(index: "created", from: monday, to: sunday)
-    /// Query<Tweet>().filter(index: "author", equals: ["icanzilb"], from: monday, to: nil)
+    /// Query<Tweet>().filter(index: "author", equals: "icanzilb", from: monday, to: nil)
     /// ```
-    public func filter(index name: String, equals values: [any KeyComponent] = [], from lower: (any KeyComponent)?,
+    public func filter(index name: String, equals values: any KeyComponent..., from lower: (any KeyComponent)?,
                        to upper: (any KeyComponent)?, upperInclusive: Bool = true) -> Query {
-        var copy = self
-        copy.source = .index(name: name, equals: values, bounds: KeyBounds(lower: lower, upper: upper, upperInclusive: upperInclusive))
-        return copy
+        filtered(index: name, equals: values, bounds: KeyBounds(lower: lower, upper: upper, upperInclusive: upperInclusive))
     }
 
-    /// Records whose `String` index component (after the `equals` components) starts with `prefix`;
-    /// on a component of another type the query throws when it runs.
+    /// Records whose index, named at run time, has the leading components `values` and a next
+    /// component, a `String`, that starts with `prefix`; on a component of another type the query
+    /// throws when it runs.
     ///
     /// ```swift
     /// Query<Tweet>().filter(index: "author", prefix: "ic")
     /// ```
-    public func filter(index name: String, equals values: [any KeyComponent] = [], prefix: String) -> Query {
+    public func filter(index name: String, equals values: any KeyComponent..., prefix: String) -> Query {
+        filtered(index: name, equals: values, bounds: KeyBounds(stringPrefix: prefix))
+    }
+
+    /// The query served by the index `name`, where every index filter, typed or by name, ends up.
+    func filtered(index name: String, equals values: [any KeyComponent], bounds: KeyBounds?) -> Query {
         var copy = self
-        copy.source = .index(name: name, equals: values, bounds: KeyBounds(stringPrefix: prefix))
+        copy.source = .index(name: name, equals: values, bounds: bounds)
         return copy
     }
 
@@ -159,8 +168,8 @@ public struct Query<R: Record>: Sendable {
         return copy
     }
 
-    /// Sorts by an index, in the index's order (`.ascending`) or reversed (`.descending`); ties by
-    /// primary key.
+    /// Sorts by an index named at run time, in the index's order (`.ascending`) or reversed
+    /// (`.descending`); ties by primary key. Prefer ``sorted(by:_:)`` with the type's ``TypedIndex``.
     ///
     /// ```swift
     /// Query<Tweet>().sorted(byIndex: "created")   // the index is newest-first
@@ -174,7 +183,7 @@ public struct Query<R: Record>: Sendable {
     /// Skips the first `count` matching records.
     ///
     /// ```swift
-    /// Query<Tweet>().sorted(byIndex: "created").offset(50).limit(50)   // page 2
+    /// Query<Tweet>().sorted(by: Tweet.byCreated).offset(50).limit(50)   // page 2
     /// ```
     public func offset(_ count: Int) -> Query {
         var copy = self

@@ -129,7 +129,8 @@ final class CollectionDescriptor: @unchecked Sendable {
     func indexDatabase(named indexName: String) throws -> (Int, Database) {
         guard let position = indexes.firstIndex(where: { $0.name == indexName }) else {
             throw StoreError(.invalidArgument, operation: "query", database: name,
-                                message: "collection '\(name)' has no index named '\(indexName)' (it has: \(indexes.map(\.name).joined(separator: ", ")))")
+                                message: "collection '\(name)' has no index named '\(indexName)' (it has \(indexes.isEmpty ? "none" : indexes.map { "'\($0.name)'" }.joined(separator: ", "))); "
+                                    + "a record type lists its indexes in 'indexes'")
         }
         return (position, indexDatabases[position])
     }

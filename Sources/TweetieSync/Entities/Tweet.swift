@@ -19,17 +19,26 @@ import TweetieDB
 /// ```
 @Record(collection: "tweets")
 public struct Tweet: Codable, Sendable, Hashable, Identifiable {
-    /// Two indexes: `created` (newest first) for timelines, and `author` (username, then newest
-    /// first) for a person's timeline.
+    /// The `created` index, newest first: timelines.
     ///
     /// ```swift
-    /// Query<Tweet>().sorted(byIndex: "created").limit(50)
-    /// Query<Tweet>().filter(index: "author", equals: "icanzilb").sorted(byIndex: "author")
+    /// Query<Tweet>().sorted(by: Tweet.byCreated).limit(50)
     /// ```
-    public static let indexes: [Index<Tweet>] = [
-        Index("created", order: .descending) { $0.created },
-        Index("author") { $0.username.lowercased() }.then(order: .descending) { $0.created },
-    ]
+    public static let byCreated = Index<Tweet>.on("created", order: .descending) { $0.created }
+
+    /// The `author` index: the username, lowercased, then newest first: a person's timeline.
+    ///
+    /// ```swift
+    /// Query<Tweet>().filter(Tweet.byAuthor, equals: "icanzilb").sorted(by: Tweet.byAuthor)
+    /// ```
+    public static let byAuthor = Index<Tweet>.on("author") { $0.username.lowercased() }.then(order: .descending) { $0.created }
+
+    /// The two indexes, ``byCreated`` and ``byAuthor``.
+    ///
+    /// ```swift
+    /// print(Tweet.indexes.map(\.name)) // ["created", "author"]
+    /// ```
+    public static let indexes = [byCreated.index, byAuthor.index]
 
     /// The status id (Twitter's `id`, checked against `id_str`).
     ///

@@ -15,15 +15,20 @@ import TweetieDB
 /// ```
 @Record(collection: "users")
 public struct User: Codable, Sendable, Hashable, Identifiable {
-    /// One index: `username`, case-insensitive. Not unique: a screen name can pass from one
-    /// account to another over time.
+    /// The `username` index, case-insensitive (the username lowercased). Not unique: a screen name
+    /// can pass from one account to another over time.
     ///
     /// ```swift
-    /// Query<User>().filter(index: "username", equals: "icanzilb")
+    /// Query<User>().filter(User.byUsername, equals: "icanzilb")
     /// ```
-    public static let indexes: [Index<User>] = [
-        Index("username") { $0.username.lowercased() },
-    ]
+    public static let byUsername = Index<User>.on("username") { $0.username.lowercased() }
+
+    /// The one index, ``byUsername``.
+    ///
+    /// ```swift
+    /// print(User.indexes.map(\.name)) // ["username"]
+    /// ```
+    public static let indexes = [byUsername.index]
 
     /// The user id (Twitter's `id`, checked against `id_str`).
     ///

@@ -40,9 +40,9 @@ public enum TimelineTarget: Sendable, Hashable, CustomStringConvertible {
         switch self {
         case .list(let list):
             let key = list.key
-            return Query<Tweet>().sorted(byIndex: "created").filter { $0.lists.contains(key) }
+            return Query<Tweet>().sorted(by: Tweet.byCreated).filter { $0.lists.contains(key) }
         case .user(let username):
-            return Query<Tweet>().filter(index: "author", equals: username.lowercased()).sorted(byIndex: "author")
+            return Query<Tweet>().filter(Tweet.byAuthor, equals: username.lowercased()).sorted(by: Tweet.byAuthor)
         }
     }
 
@@ -70,7 +70,7 @@ extension TimelineTarget {
             let key = list.key
             base = Query<Tweet>().filter { $0.lists.contains(key) }
         case .user(let username):
-            base = Query<Tweet>().filter(index: "author", equals: username.lowercased())
+            base = Query<Tweet>().filter(Tweet.byAuthor, equals: username.lowercased())
         }
         let newestQuery = base.sorted(byPrimaryKey: .descending).limit(1)
         let oldestQuery = base.sorted(byPrimaryKey: .ascending).limit(1)

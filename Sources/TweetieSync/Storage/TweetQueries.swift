@@ -36,12 +36,12 @@ public enum TweetQueries {
         if let author {
             let key = author.lowercased()
             query = bounded
-                ? Query<Tweet>().filter(index: "author", equals: [key], from: since, to: upper, upperInclusive: upperInclusive)
-                : Query<Tweet>().filter(index: "author", equals: key)
-            query = query.sorted(byIndex: "author")
+                ? Query<Tweet>().filter(Tweet.byAuthor, equals: key, from: since, to: upper, upperInclusive: upperInclusive)
+                : Query<Tweet>().filter(Tweet.byAuthor, equals: key)
+            query = query.sorted(by: Tweet.byAuthor)
         } else {
-            query = bounded ? Query<Tweet>().filter(index: "created", from: since, to: upper, upperInclusive: upperInclusive) : Query<Tweet>()
-            query = query.sorted(byIndex: "created")
+            query = bounded ? Query<Tweet>().filter(Tweet.byCreated, from: since, to: upper, upperInclusive: upperInclusive) : Query<Tweet>()
+            query = query.sorted(by: Tweet.byCreated)
         }
         if let last {
             let created = last.created, id = last.id

@@ -30,7 +30,7 @@ enum TortureDatabase {
     }
 
     /// The observers' query: every tweet, newest first.
-    static let observedQuery = Query<Tweet>().sorted(byIndex: "created")
+    static let observedQuery = Query<Tweet>().sorted(by: Tweet.byCreated)
 
     /// The digest of a fresh read of ``observedQuery`` and the sequence it reflects.
     static func freshDigest(of store: Store) throws -> (sequence: UInt64, count: Int, digest: UInt64) {

@@ -7,7 +7,8 @@ import TweetieTestSupport
 /// A record whose repeated fields are read with `decodeShared`, and one unique field.
 struct SharedNote: Record, RecordCodable, Codable, Hashable, Identifiable {
     static let collectionName = "sharedNotes"
-    static let indexes: [Index<SharedNote>] = [Index("url") { $0.url }]
+    static let byURL = Index<SharedNote>.on("url", \.url)
+    static let indexes = [byURL.index]
     var id: Int64
     var url: String
     var body: String
@@ -133,11 +134,11 @@ struct SharedStringTableTests {
         try store.write { tx in try tx.add(contentsOf: notes) }
         let byURL = notes.sorted { ($0.url, $0.id) < ($1.url, $1.id) }
         try store.read { tx throws in
-            #expect(try tx.fetch(Query<SharedNote>().sorted(byIndex: "url")) == byURL)
-            #expect(try tx.fetch(Query<SharedNote>().sorted(byIndex: "url", .descending)) == byURL.reversed())
-            #expect(Array(try tx.records(Query<SharedNote>().sorted(byIndex: "url"))) == byURL)
+            #expect(try tx.fetch(Query<SharedNote>().sorted(by: SharedNote.byURL)) == byURL)
+            #expect(try tx.fetch(Query<SharedNote>().sorted(by: SharedNote.byURL, .descending)) == byURL.reversed())
+            #expect(Array(try tx.records(Query<SharedNote>().sorted(by: SharedNote.byURL))) == byURL)
             let one = byURL[1_234].url
-            #expect(try tx.fetch(Query<SharedNote>().filter(index: "url", equals: one)) == byURL.filter { $0.url == one })
+            #expect(try tx.fetch(Query<SharedNote>().filter(SharedNote.byURL, equals: one)) == byURL.filter { $0.url == one })
         }
     }
 }

@@ -97,7 +97,7 @@ struct CommitWakeUpTests {
         defer { store.close() }
         try await Self.commitUnannounced(LiveQueryTests.post(0, "a", hour: 0), in: store)
         let seen = Delivered(followers)
-        let query = Query<Post>().sorted(byIndex: "created")
+        let query = Query<Post>().sorted(by: Post.byCreated)
         let executor = FollowerExecutor()
         let tasks = (0..<followers).map { index in
             Task(executorPreference: executor) { [store, seen] in

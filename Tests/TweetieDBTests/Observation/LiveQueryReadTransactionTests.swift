@@ -35,7 +35,7 @@ struct LiveQueryReadTransactionTests {
             for i in 0..<12 { try tx.add(LiveQueryTests.post(Int64(i), "ann", hour: i * 5)) }
         }
         let probe = Probe(store.environment)
-        let observation = store.observe(Query<Post>().sorted(byIndex: "created"), sectionedBy: { post in
+        let observation = store.observe(Query<Post>().sorted(by: Post.byCreated), sectionedBy: { post in
             probe.record()
             return LiveQueryTests.Day(post.created)
         }, modificationsOf: [ObservedField(\Post.likes)])

@@ -39,12 +39,12 @@ struct LiveQueryTests {
             for i in 0..<30 { try tx.add(Self.post(Int64(i), authors[i % 3], hour: i % 50)) }
         }
         let queries: [Query<Post>] = [
-            Query<Post>().sorted(byIndex: "created"),
-            Query<Post>().sorted(byIndex: "created", .descending),
-            Query<Post>().filter(index: "author", equals: "ann").sorted(byIndex: "author"),
+            Query<Post>().sorted(by: Post.byCreated),
+            Query<Post>().sorted(by: Post.byCreated, .descending),
+            Query<Post>().filter(Post.byAuthor, equals: "ann").sorted(by: Post.byAuthor),
             Query<Post>().filter { $0.likes > 0 }.sorted(byPrimaryKey: .descending),
-            Query<Post>().sorted(byIndex: "created").limit(7),
-            Query<Post>().sorted(byIndex: "author").offset(3).limit(5),
+            Query<Post>().sorted(by: Post.byCreated).limit(7),
+            Query<Post>().sorted(by: Post.byAuthor).offset(3).limit(5),
         ]
         let query = queries[Int(seed) % queries.count]
         let iterator = UncheckedBox(store.observe(query).makeAsyncIterator())
@@ -107,7 +107,7 @@ struct LiveQueryTests {
         try await store.write { tx in
             for i in 0..<40 { try tx.add(Self.post(Int64(i), "a", hour: (i * 13) % 120)) }
         }
-        let query = Query<Post>().sorted(byIndex: "created")
+        let query = Query<Post>().sorted(by: Post.byCreated)
         func sections() throws -> [[Post]] {
             let rows = try store.read { try $0.fetch(query) }
             var out: [[Post]] = []
@@ -160,7 +160,7 @@ struct LiveQueryTests {
     @Test func slowConsumerGetsOneCoalescedExactChangeset() async throws {
         let store = try Store.temporary(collections: [Post.self])
         defer { store.close() }
-        let query = Query<Post>().sorted(byIndex: "created")
+        let query = Query<Post>().sorted(by: Post.byCreated)
         let iterator = UncheckedBox(store.observe(query).makeAsyncIterator())
         let first = try await Self.next(iterator)
         #expect(first.results.isEmpty)

@@ -7,7 +7,8 @@ import TweetieTestSupport
 /// A record sorted by a secondary index on a field that narrowed observations do not watch.
 struct Liked: Record, Identifiable, Hashable {
     static let collectionName = "liked"
-    static let indexes: [Index<Liked>] = [Index("likes") { $0.likes }]
+    static let byLikes = Index<Liked>.on("likes", \.likes)
+    static let indexes = [byLikes.index]
     var id: Int64
     var text: String
     var likes: Int
@@ -27,7 +28,7 @@ struct WatchedRow: Hashable {
 /// or deletions. A re-keyed row must move even when no watched field changed.
 @Suite("Narrowed observations of re-keyed rows")
 struct NarrowedObservationTests {
-    static let byLikes = Query<Liked>().sorted(byIndex: "likes")
+    static let byLikes = Query<Liked>().sorted(by: Liked.byLikes)
     static let watched = [ObservedField(\Liked.text)]
 
     static func seeded(_ likes: [Int]) async throws -> Store {
@@ -132,9 +133,9 @@ struct NarrowedObservationTests {
         var rng = SeededRandom(seed: seed)
         let queries: [Query<Liked>] = [
             Self.byLikes,
-            Query<Liked>().sorted(byIndex: "likes", .descending),
-            Query<Liked>().filter { $0.likes % 3 != 0 }.sorted(byIndex: "likes"),
-            Query<Liked>().sorted(byIndex: "likes").offset(2).limit(8),
+            Query<Liked>().sorted(by: Liked.byLikes, .descending),
+            Query<Liked>().filter { $0.likes % 3 != 0 }.sorted(by: Liked.byLikes),
+            Query<Liked>().sorted(by: Liked.byLikes).offset(2).limit(8),
         ]
         let query = queries[Int(seed) % queries.count]
         let sentinel: Int64 = 1_000

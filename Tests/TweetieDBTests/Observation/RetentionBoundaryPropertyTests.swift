@@ -63,7 +63,7 @@ struct RetentionBoundaryPropertyTests {
             // Some history first, so that pruning is under way at a random phase of its batch.
             let history = Int.random(in: 0...(retention + 2 * batch), using: &rng)
             for i in 0..<history { try await store.write { tx in try tx.add(LiveQueryTests.post(Int64(i % 30), "a", hour: i), update: .modified) } }
-            let query = Query<Post>().sorted(byIndex: "created")
+            let query = Query<Post>().sorted(by: Post.byCreated)
             let iterator = UncheckedBox(store.observe(query).makeAsyncIterator())
             let initial = try await LiveQueryTests.next(iterator)
             // The observer does not pull while `lag` commits land.

@@ -3,19 +3,21 @@ import Testing
 import TweetieDB
 import TweetieTestSupport
 
-/// A record with an `Int32`, a `Date` and a compound `String`, `Date` index: the component types
-/// a query by index name has to match.
+/// A record with an `Int32`, a `Date`, a compound `String`, `Date` and a `String`, `Int32`, `String`
+/// index: the component types a query has to match.
 struct Reading: Record, Identifiable, Hashable {
     static let collectionName = "readings"
-    static let indexes: [Index<Reading>] = [
-        Index("level") { $0.level },
-        Index("taken", order: .descending) { $0.taken },
-        Index("sensor") { $0.sensor }.then(order: .descending) { $0.taken },
-    ]
+    static let byLevel = Index<Reading>.on("level", \.level)
+    static let byTaken = Index<Reading>.on("taken", order: .descending, \.taken)
+    static let bySensor = Index<Reading>.on("sensor", \.sensor).then(order: .descending, \.taken)
+    /// Three components: what the typed forms fix at most (two equal values, then a range or prefix).
+    static let byPlace = Index<Reading>.on("place", \.sensor).then(\.level).then(\.label)
+    static let indexes = [byLevel.index, byTaken.index, bySensor.index, byPlace.index]
     var id: Int64
     var level: Int32
     var taken: Date
     var sensor: String
+    var label = ""
 }
 
 /// A query that names its index by a string (an index name known only at run time) checks each
@@ -30,7 +32,7 @@ struct IndexNameQueryTests {
         try store.write { tx in
             for i in 0..<10 {
                 try tx.add(Reading(id: Int64(i), level: Int32(i), taken: monday.addingTimeInterval(Double(i) * 3600),
-                                   sensor: i.isMultiple(of: 2) ? "east" : "west"))
+                                   sensor: i.isMultiple(of: 2) ? "east" : "west", label: "r\(i % 3)"))
             }
         }
         return store
@@ -50,11 +52,11 @@ struct IndexNameQueryTests {
          "index 'sensor' takes String for its component 1 of 2, but the query gives Int (7)"),
         ("an Int for the second component", Query<Reading>().filter(index: "sensor", equals: "east", 7),
          "index 'sensor' takes Date for its component 2 of 2, but the query gives Int (7)"),
-        ("an Int range after the equal value", Query<Reading>().filter(index: "sensor", equals: ["east"], from: 1, to: 2),
+        ("an Int range after the equal value", Query<Reading>().filter(index: "sensor", equals: "east", from: 1, to: 2),
          "index 'sensor' takes Date for its component 2 of 2, but the query gives Int (1)"),
         ("a prefix on a Date component", Query<Reading>().filter(index: "taken", prefix: "2018"),
          "index 'taken' takes Date for its component 1 of 1; a prefix applies only to a String component"),
-        ("a prefix after the equal value", Query<Reading>().filter(index: "sensor", equals: ["east"], prefix: "2018"),
+        ("a prefix after the equal value", Query<Reading>().filter(index: "sensor", equals: "east", prefix: "2018"),
          "index 'sensor' takes Date for its component 2 of 2; a prefix applies only to a String component"),
     ]
 

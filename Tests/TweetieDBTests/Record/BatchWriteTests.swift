@@ -11,13 +11,12 @@ import TweetieTestSupport
 /// index ("code"). `add(contentsOf:)` holds back the non-unique ones and writes them in key order.
 struct BatchItem: Record, Identifiable, Hashable {
     static let collectionName = "batch_items"
-    static let indexes: [Index<BatchItem>] = [
-        Index("rank") { $0.rank },
-        Index("down") { $0.down },
-        Index("newest", order: .descending) { $0.rank },
-        Index("group") { $0.group }.then { $0.rank },
-        Index("code", unique: true) { $0.code },
-    ]
+    static let byRank = Index<BatchItem>.on("rank", \.rank)
+    static let byDown = Index<BatchItem>.on("down", \.down)
+    static let byNewest = Index<BatchItem>.on("newest", order: .descending, \.rank)
+    static let byGroup = Index<BatchItem>.on("group", \.group).then(\.rank)
+    static let byCode = Index<BatchItem>.on("code", unique: true, \.code)
+    static let indexes = [byRank.index, byDown.index, byNewest.index, byGroup.index, byCode.index]
     var id: Int64
     var rank: Int64
     var down: Int64
@@ -211,7 +210,7 @@ func expectBatchReader(_ tx: some StoreReading, matches model: BatchModel, _ lab
         return order == .ascending ? ids : ids.reversed()
     }
     for group in BatchItem.groups {
-        let got = try tx.fetch(Query<BatchItem>().filter(index: "group", equals: group).sorted(byIndex: "group")).map(\.id)
+        let got = try tx.fetch(Query<BatchItem>().filter(BatchItem.byGroup, equals: group).sorted(by: BatchItem.byGroup)).map(\.id)
         expectSame(got, ids("group") { $0.group == group }, "\(label): group \(group)", sourceLocation: sourceLocation)
     }
     // Ranges over the ranks actually present.
@@ -219,22 +218,22 @@ func expectBatchReader(_ tx: some StoreReading, matches model: BatchModel, _ lab
     if !ranks.isEmpty {
         let low = ranks[ranks.count / 4], high = ranks[(ranks.count * 3) / 4]
         let inRange = { (item: BatchItem) in item.rank >= low && item.rank <= high }
-        let byRank = try tx.fetch(Query<BatchItem>().filter(index: "rank", from: low, to: high).sorted(byIndex: "rank")).map(\.id)
+        let byRank = try tx.fetch(Query<BatchItem>().filter(BatchItem.byRank, from: low, to: high).sorted(by: BatchItem.byRank)).map(\.id)
         expectSame(byRank, ids("rank", where: inRange), "\(label): rank \(low)...\(high)", sourceLocation: sourceLocation)
-        let newest = try tx.fetch(Query<BatchItem>().filter(index: "newest", from: low, to: high).sorted(byIndex: "newest", .descending)).map(\.id)
+        let newest = try tx.fetch(Query<BatchItem>().filter(BatchItem.byNewest, from: low, to: high).sorted(by: BatchItem.byNewest, .descending)).map(\.id)
         expectSame(newest, ids("newest", .descending, where: inRange), "\(label): newest \(low)...\(high)", sourceLocation: sourceLocation)
-        let open = try tx.fetch(Query<BatchItem>().filter(index: "group", equals: ["g-b"], from: low, to: nil).sorted(byIndex: "group")).map(\.id)
+        let open = try tx.fetch(Query<BatchItem>().filter(BatchItem.byGroup, equals: "g-b", from: low, to: nil).sorted(by: BatchItem.byGroup)).map(\.id)
         expectSame(open, ids("group") { $0.group == "g-b" && $0.rank >= low }, "\(label): g-b from \(low)", sourceLocation: sourceLocation)
     }
     // Unique lookups: a sample of present codes, and codes that are absent.
     let sample = stride(from: 0, to: expected.count, by: 97).map { expected[$0] }
     for item in sample {
-        let got = try tx.fetch(Query<BatchItem>().filter(index: "code", equals: item.code)).map(\.id)
+        let got = try tx.fetch(Query<BatchItem>().filter(BatchItem.byCode, equals: item.code)).map(\.id)
         #expect(got == [item.id], "\(label): code \(item.code)", sourceLocation: sourceLocation)
     }
     let codes = Set(model.items.values.map(\.code))
     for absent in ["c" + BatchItem.padded(99_999_999), "zzz"] where !codes.contains(absent) {
-        #expect(try tx.fetch(Query<BatchItem>().filter(index: "code", equals: absent)).isEmpty, "\(label): code \(absent)", sourceLocation: sourceLocation)
+        #expect(try tx.fetch(Query<BatchItem>().filter(BatchItem.byCode, equals: absent)).isEmpty, "\(label): code \(absent)", sourceLocation: sourceLocation)
     }
 }
 
@@ -334,10 +333,10 @@ struct BatchWriteTests {
         let (counts, changes) = try store.write { tx in
             let counts = try tx.add(contentsOf: second)
             for id in deletedIDs { #expect(try tx.delete(BatchItem.self, key: id)) }
-            let deleted = try tx.delete(Query<BatchItem>().filter(index: "group", equals: ["g-a"], from: Int64(100), to: Int64(400)))
+            let deleted = try tx.delete(Query<BatchItem>().filter(BatchItem.byGroup, equals: "g-a", from: 100, to: 400))
             #expect(deleted == queryVictims.count)
             #expect(try tx.count(BatchItem.self) == next.items.count)
-            let ga = try tx.fetch(Query<BatchItem>().filter(index: "group", equals: "g-a").sorted(byIndex: "group", .descending)).map(\.id)
+            let ga = try tx.fetch(Query<BatchItem>().filter(BatchItem.byGroup, equals: "g-a").sorted(by: BatchItem.byGroup, .descending)).map(\.id)
             expectSame(ga, next.sorted(byIndex: "group").filter { $0.group == "g-a" }.map(\.id).reversed(), "\(order) inside: g-a")
             return (counts, tx.changes)
         }
@@ -389,9 +388,9 @@ struct BatchWriteTests {
         try expectBatchStore(store, matches: model, "\(policy)")
         for version in [Int64(0), 1] {
             let stale = BatchItem.make(50, version: version)
-            let got = try store.read { try $0.fetch(Query<BatchItem>().filter(index: "group", equals: stale.group)) }.map(\.id)
+            let got = try store.read { try $0.fetch(Query<BatchItem>().filter(BatchItem.byGroup, equals: stale.group)) }.map(\.id)
             #expect(!got.contains(50), "version \(version)'s group entry is gone")
-            #expect(try store.read { try $0.fetch(Query<BatchItem>().filter(index: "code", equals: stale.code)) }.isEmpty)
+            #expect(try store.read { try $0.fetch(Query<BatchItem>().filter(BatchItem.byCode, equals: stale.code)) }.isEmpty)
         }
 
         // The smallest batch: one key twice (then back to its first version) next to a stored record.
@@ -507,8 +506,8 @@ struct BatchWriteTests {
         // None of the moved records is still found under its old values.
         for id in moved.prefix(20) {
             let old = BatchItem.make(id)
-            #expect(try store.read { try $0.fetch(Query<BatchItem>().filter(index: "code", equals: old.code)) }.isEmpty)
-            let sameRank = try store.read { try $0.fetch(Query<BatchItem>().filter(index: "rank", equals: old.rank)) }
+            #expect(try store.read { try $0.fetch(Query<BatchItem>().filter(BatchItem.byCode, equals: old.code)) }.isEmpty)
+            let sameRank = try store.read { try $0.fetch(Query<BatchItem>().filter(BatchItem.byRank, equals: old.rank)) }
             #expect(sameRank.allSatisfy { $0.id != id || $0.rank == old.rank })
         }
     }

@@ -10,10 +10,9 @@ import TweetieTestSupport
 /// (the entries arrive in order), `group` hops between eight groups (they arrive unordered).
 struct DirectItem: Record, Codable, Identifiable, Hashable {
     static let collectionName = "direct_items"
-    static let indexes: [Index<DirectItem>] = [
-        Index("rank", order: .descending) { $0.rank },
-        Index("group") { $0.group }.then { $0.rank },
-    ]
+    static let byRank = Index<DirectItem>.on("rank", order: .descending, \.rank)
+    static let byGroup = Index<DirectItem>.on("group", \.group).then(\.rank)
+    static let indexes = [byRank.index, byGroup.index]
     var id: Int64
     var rank: Int64
     var group: String
@@ -49,8 +48,8 @@ struct DirectModel {
     func check(_ tx: some StoreReading, _ label: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
         let records = try tx.fetch(Query<DirectItem>().sorted(byPrimaryKey: .ascending))
         expectSame(records, items.values.sorted { $0.id < $1.id }, "\(label): records", sourceLocation: sourceLocation)
-        expectSame(try tx.fetch(Query<DirectItem>().sorted(byIndex: "rank")).map(\.id), byRank, "\(label): rank", sourceLocation: sourceLocation)
-        expectSame(try tx.fetch(Query<DirectItem>().sorted(byIndex: "group")).map(\.id), byGroup, "\(label): group", sourceLocation: sourceLocation)
+        expectSame(try tx.fetch(Query<DirectItem>().sorted(by: DirectItem.byRank)).map(\.id), byRank, "\(label): rank", sourceLocation: sourceLocation)
+        expectSame(try tx.fetch(Query<DirectItem>().sorted(by: DirectItem.byGroup)).map(\.id), byGroup, "\(label): group", sourceLocation: sourceLocation)
     }
 }
 

@@ -9,7 +9,8 @@ import TweetieTestSupport
 /// so a test can place decoding failures at chosen places of a large fetch.
 struct FragileItem: Record, Codable, Identifiable, Hashable {
     static let collectionName = "fragile_items"
-    static let indexes: [Index<FragileItem>] = [Index("rank", order: .descending) { $0.rank }]
+    static let byRank = Index<FragileItem>.on("rank", order: .descending, \.rank)
+    static let indexes = [byRank.index]
     var id: Int64
     var rank: Int64
     var note: String
@@ -141,8 +142,8 @@ struct FetchDecodingAsideTests {
         let queries: [(String, Query<FragileItem>)] = [
             ("keys ascending", Query<FragileItem>().sorted(byPrimaryKey: .ascending)),
             ("keys descending", Query<FragileItem>().sorted(byPrimaryKey: .descending)),
-            ("rank", Query<FragileItem>().sorted(byIndex: "rank")),
-            ("rank, limit 12,345", Query<FragileItem>().sorted(byIndex: "rank").limit(12_345)),
+            ("rank", Query<FragileItem>().sorted(by: FragileItem.byRank)),
+            ("rank, limit 12,345", Query<FragileItem>().sorted(by: FragileItem.byRank).limit(12_345)),
             ("keys, limit 8,192", Query<FragileItem>().sorted(byPrimaryKey: .ascending).limit(FetchPipeline.minimumCount)),
         ]
         try store.read { tx in
@@ -153,7 +154,7 @@ struct FetchDecodingAsideTests {
                 #expect(fetched == expected, "\(label)")
             }
             // The expected orders, worked out from the ids.
-            #expect(try tx.fetch(Query<FragileItem>().sorted(byIndex: "rank")).map(\.id) == Array((1...Int64(Self.count)).reversed()))
+            #expect(try tx.fetch(Query<FragileItem>().sorted(by: FragileItem.byRank)).map(\.id) == Array((1...Int64(Self.count)).reversed()))
             #expect(try tx.fetch(Query<FragileItem>().sorted(byPrimaryKey: .ascending).limit(12_345)).map(\.id) == Array(1...12_345))
         }
     }
@@ -165,8 +166,8 @@ struct FetchDecodingAsideTests {
             try tx.add(contentsOf: (1...Int64(Self.count)).filter { $0 % 3 == 0 }.map {
                 FragileItem(id: $0, rank: $0 + 1_000_000, note: "changed in this transaction")
             }, update: .all)
-            let fetched = try tx.fetch(Query<FragileItem>().sorted(byIndex: "rank"))
-            #expect(fetched == (try Self.sequential(tx, Query<FragileItem>().sorted(byIndex: "rank"))))
+            let fetched = try tx.fetch(Query<FragileItem>().sorted(by: FragileItem.byRank))
+            #expect(fetched == (try Self.sequential(tx, Query<FragileItem>().sorted(by: FragileItem.byRank))))
             // Multiples of 3 now rank above every other item, highest first.
             #expect(fetched.prefix(3).map(\.id) == [19_998, 19_995, 19_992])
             #expect(fetched.prefix(3).allSatisfy { $0.note == "changed in this transaction" })
@@ -196,7 +197,7 @@ struct FetchDecodingAsideTests {
         defer { store.close() }
         try store.read { tx in
             for (query, first) in [(Query<FragileItem>().sorted(byPrimaryKey: .ascending), firstByKey),
-                                   (Query<FragileItem>().sorted(byIndex: "rank"), firstByRank)] {
+                                   (Query<FragileItem>().sorted(by: FragileItem.byRank), firstByRank)] {
                 let fetched = Self.failure { _ = try tx.fetch(query) }
                 let walked = Self.failure { _ = try Self.sequential(tx, query) }
                 #expect(fetched != nil && fetched == walked)
@@ -227,7 +228,7 @@ struct FetchDecodingAsideTests {
             #expect(try tx.writeTransaction.delete(FragileItem.encode(primaryKey: gone), in: records))
         }
         try store.read { tx in
-            let rank = Query<FragileItem>().sorted(byIndex: "rank")
+            let rank = Query<FragileItem>().sorted(by: FragileItem.byRank)
             let fetched = Self.failure { _ = try tx.fetch(rank) }
             #expect(fetched != nil && fetched == Self.failure { _ = try Self.sequential(tx, rank) })
             #expect(fetched?.contains(byRank) == true, "\(fetched ?? "no error")")
@@ -268,7 +269,7 @@ struct FetchDecodingAsideTests {
         holding.wait()
         defer { release.signal() }
         try store.read { tx in
-            let rank = Query<FragileItem>().sorted(byIndex: "rank")
+            let rank = Query<FragileItem>().sorted(by: FragileItem.byRank)
             let ids = try tx.fetch(rank).map(\.id)
             #expect(ids == Array((1...Int64(Self.count)).reversed()))
             #expect(HelperThread.fetchDecoder.tryStart({}) == false)
@@ -279,9 +280,9 @@ struct FetchDecodingAsideTests {
         // Two large fetches at once, from two tasks: each has its own decoder thread and tables.
         let store = try Self.filled()
         defer { store.close() }
-        let expected = try await store.read { try Self.sequential($0, Query<FragileItem>().sorted(byIndex: "rank")) }
-        async let first = store.read { try $0.fetch(Query<FragileItem>().sorted(byIndex: "rank")) }
-        async let second = store.read { try $0.fetch(Query<FragileItem>().sorted(byIndex: "rank")) }
+        let expected = try await store.read { try Self.sequential($0, Query<FragileItem>().sorted(by: FragileItem.byRank)) }
+        async let first = store.read { try $0.fetch(Query<FragileItem>().sorted(by: FragileItem.byRank)) }
+        async let second = store.read { try $0.fetch(Query<FragileItem>().sorted(by: FragileItem.byRank)) }
         let (a, b) = try await (first, second)
         #expect(a == expected)
         #expect(b == expected)

@@ -92,7 +92,7 @@ struct StoreModelTests {
                         case 0: try tx.add(op.post!, update: op.policy)
                         case 1: try tx.add(op.post!, update: .error)
                         case 2: try tx.delete(Post.self, key: op.id)
-                        default: try tx.delete(Query<Post>().filter(index: "author", equals: op.author))
+                        default: try tx.delete(Query<Post>().filter(Post.byAuthor, equals: op.author))
                         }
                     }
                     if willAbort { throw Abort() }
@@ -125,7 +125,7 @@ struct StoreModelTests {
             let likes = Int.random(in: 0..<3, using: &rng)
             let usePredicate = Bool.random(using: &rng)
             var query = Query<Post>()
-            if let author { query = query.filter(index: "author", equals: author) }
+            if let author { query = query.filter(Post.byAuthor, equals: author) }
             if usePredicate { query = query.filter { $0.likes == likes } }
             switch sort {
             case .primaryKey(let order): query = query.sorted(byPrimaryKey: order)

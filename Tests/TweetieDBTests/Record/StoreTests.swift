@@ -92,10 +92,10 @@ struct StoreTests {
             try tx.add(post(1, "bob", minutes: 10), update: .all) // author and created change
             try tx.delete(Post.self, key: 3)
         }
-        let byAuthor = try store.read { try $0.fetch(Query<Post>().filter(index: "author", equals: "bob").sorted(byIndex: "author")) }
+        let byAuthor = try store.read { try $0.fetch(Query<Post>().filter(Post.byAuthor, equals: "bob").sorted(by: Post.byAuthor)) }
         #expect(byAuthor.map(\.id) == [1, 2])
-        #expect(try store.read { try $0.fetch(Query<Post>().filter(index: "author", equals: "ann")) }.isEmpty)
-        let newest = try store.read { try $0.fetch(Query<Post>().sorted(byIndex: "created")) }
+        #expect(try store.read { try $0.fetch(Query<Post>().filter(Post.byAuthor, equals: "ann")) }.isEmpty)
+        let newest = try store.read { try $0.fetch(Query<Post>().sorted(by: Post.byCreated)) }
         #expect(newest.map(\.id) == [1, 2])
         let report = try store.verify()
         #expect(report.problems.isEmpty)
@@ -115,10 +115,10 @@ struct StoreTests {
         #expect(error?.code == .constraintViolation)
         #expect(error?.message == "unique index 'handle' already holds the value \"ash\" for the record with key a, so c cannot use it")
         #expect(try store.read { try $0.count(Member.self) } == 1)
-        #expect(try store.read { try $0.fetch(Query<Member>().filter(index: "handle", equals: "bee")) }.isEmpty)
+        #expect(try store.read { try $0.fetch(Query<Member>().filter(Member.byHandle, equals: "bee")) }.isEmpty)
         // Changing one's own unique value is fine.
         try store.write { tx in try tx.add(Member(id: "a", handle: "ash2", name: "Ash"), update: .all) }
-        #expect(try store.read { try $0.fetch(Query<Member>().filter(index: "handle", equals: "ash2")) }.map(\.id) == ["a"])
+        #expect(try store.read { try $0.fetch(Query<Member>().filter(Member.byHandle, equals: "ash2")) }.map(\.id) == ["a"])
         #expect(try store.verify().problems.isEmpty)
     }
 
@@ -156,20 +156,20 @@ struct StoreTests {
         let halfOpen = try store.read { try $0.fetch(Query<Post>().filter(primaryKeyIn: 10..<12)) }
         #expect(halfOpen.map(\.id) == [10, 11])
         // Index equality on the leading component; sorted by that index (author, then newest).
-        let ann = try store.read { try $0.fetch(Query<Post>().filter(index: "author", equals: "ann").sorted(byIndex: "author")) }
+        let ann = try store.read { try $0.fetch(Query<Post>().filter(Post.byAuthor, equals: "ann").sorted(by: Post.byAuthor)) }
         let expectedAnn = all.filter { $0.author == "ann" }.sorted { $0.created > $1.created || ($0.created == $1.created && $0.id < $1.id) }
         #expect(ann.map(\.id) == expectedAnn.map(\.id))
         // String prefix on an index component: "ann" and "ann2".
-        let prefixed = try store.read { try $0.fetchCount(Query<Post>().filter(index: "author", prefix: "ann")) }
+        let prefixed = try store.read { try $0.fetchCount(Query<Post>().filter(Post.byAuthor, prefix: "ann")) }
         #expect(prefixed == 20)
         // Range on a descending component, sorted by a different index (in-memory sort).
         let from = StoreTests.epoch.addingTimeInterval(10 * 60), to = StoreTests.epoch.addingTimeInterval(20 * 60)
-        let window = try store.read { try $0.fetch(Query<Post>().filter(index: "created", from: from, to: to).sorted(byPrimaryKey: .ascending)) }
+        let window = try store.read { try $0.fetch(Query<Post>().filter(Post.byCreated, from: from, to: to).sorted(byPrimaryKey: .ascending)) }
         #expect(window.map(\.id) == all.filter { $0.created >= from && $0.created <= to }.map(\.id))
-        let exclusive = try store.read { try $0.fetch(Query<Post>().filter(index: "created", from: from, to: to, upperInclusive: false)) }
+        let exclusive = try store.read { try $0.fetch(Query<Post>().filter(Post.byCreated, from: from, to: to, upperInclusive: false)) }
         #expect(Set(exclusive.map(\.id)) == Set(all.filter { $0.created >= from && $0.created < to }.map(\.id)))
         // Predicate + sort by index descending (oldest first) + limit.
-        let liked = try store.read { try $0.fetch(Query<Post>().filter { $0.likes == 4 }.sorted(byIndex: "created", .descending).limit(3)) }
+        let liked = try store.read { try $0.fetch(Query<Post>().filter { $0.likes == 4 }.sorted(by: Post.byCreated, .descending).limit(3)) }
         let expectedLiked = all.filter { $0.likes == 4 }.sorted { $0.created < $1.created || ($0.created == $1.created && $0.id > $1.id) }.prefix(3)
         #expect(liked.map(\.id) == expectedLiked.map(\.id))
         // String primary-key prefix.
@@ -184,7 +184,7 @@ struct StoreTests {
         let store = try Store.temporary(collections: [Post.self])
         defer { store.close() }
         try store.write { tx in for i in 1...10 { try tx.add(post(Int64(i), i.isMultiple(of: 2) ? "even" : "odd", minutes: i)) } }
-        let removed = try store.write { tx in try tx.delete(Query<Post>().filter(index: "author", equals: "even")) }
+        let removed = try store.write { tx in try tx.delete(Query<Post>().filter(Post.byAuthor, equals: "even")) }
         #expect(removed == 5)
         #expect(try store.read { try $0.fetch(Query<Post>()) }.map(\.id) == [1, 3, 5, 7, 9])
         let (all, changes) = try store.write { tx in (try tx.deleteAll(Post.self), tx.changes) }
@@ -232,10 +232,11 @@ struct StoreTests {
     struct PostV2: Record, Identifiable {
         static let collectionName = "posts"
         static let schemaVersion = 2
+        static let byLang = Index<PostV2>.on("lang") { $0.lang ?? "" }
         static let indexes: [Index<PostV2>] = [
             Index("created", order: .descending) { $0.created },
             Index("author") { $0.author }.then(order: .descending) { $0.created },
-            Index("lang") { $0.lang ?? "" },
+            byLang.index,
         ]
         var id: Int64
         var author: String
@@ -265,7 +266,7 @@ struct StoreTests {
         }
         do {
             let store = try Store.open(at: dir.path, collections: [PostV2.self], migrations: [migration])
-            #expect(try store.read { try $0.fetch(Query<PostV2>().filter(index: "lang", equals: "de")) }.map(\.id) == [2, 4])
+            #expect(try store.read { try $0.fetch(Query<PostV2>().filter(PostV2.byLang, equals: "de")) }.map(\.id) == [2, 4])
             #expect(try store.verify().problems.isEmpty)
             store.close()
         }

@@ -6,7 +6,8 @@ import TweetieDB
 /// A record that says which decoding path built it.
 private struct Probe: Record, RecordCodable, Identifiable, Hashable {
     static let collectionName = "probes"
-    static let indexes: [Index<Probe>] = [Index("label") { $0.label }]
+    static let byLabel = Index<Probe>.on("label", \.label)
+    static let indexes = [byLabel.index]
     var id: Int64
     var label: String
     var decodedBy = "memberwise"
@@ -57,7 +58,7 @@ struct StoreWritePathTests {
         let store = try Store.temporary(collections: [Probe.self])
         defer { store.close() }
         try store.write { tx in try tx.add(contentsOf: [Probe(id: 1, label: "a"), Probe(id: 2, label: "b")]) }
-        let fetched = try store.read { try $0.fetch(Query<Probe>().sorted(byIndex: "label")) }
+        let fetched = try store.read { try $0.fetch(Query<Probe>().sorted(by: Probe.byLabel)) }
         #expect(fetched.map(\.decodedBy) == ["fast", "fast"])
         #expect(try store.read { try $0.get(Probe.self, key: 2) }?.decodedBy == "fast")
     }
@@ -97,7 +98,7 @@ struct StoreWritePathTests {
         let expectedModified = changed.filter { $0.id % 3 == 0 || $0.id % 5 == 0 }.count
         #expect(counts.modified == expectedModified)
         #expect(counts.unchanged == 200 - expectedModified)
-        #expect(try store.read { try $0.fetch(Query<Post>().filter(index: "author", equals: "moved")) }.count == 66)
+        #expect(try store.read { try $0.fetch(Query<Post>().filter(Post.byAuthor, equals: "moved")) }.count == 66)
         let report = try store.verify()
         #expect(report.problems.isEmpty, "\(report.problems)")
         #expect(report.indexEntries == 400)
@@ -110,12 +111,12 @@ struct StoreWritePathTests {
         try store.write { tx in
             try tx.add(contentsOf: (1...300).map { Post(id: Int64($0), author: "a", text: "", created: epoch.addingTimeInterval(Double($0)), likes: $0) })
         }
-        let all = try store.read { try $0.fetch(Query<Post>().sorted(byIndex: "created")) }
+        let all = try store.read { try $0.fetch(Query<Post>().sorted(by: Post.byCreated)) }
         #expect(all.map(\.id) == (1...300).reversed().map(Int64.init))
-        let page = try store.read { try $0.fetch(Query<Post>().sorted(byIndex: "created").offset(290).limit(50)) }
+        let page = try store.read { try $0.fetch(Query<Post>().sorted(by: Post.byCreated).offset(290).limit(50)) }
         #expect(page.map(\.id) == Array(all.suffix(10).map(\.id)))
         var streamed: [Int64] = []
-        try store.read { tx in try tx.forEach(Query<Post>().sorted(byIndex: "created")) { streamed.append($0.id); return true } }
+        try store.read { tx in try tx.forEach(Query<Post>().sorted(by: Post.byCreated)) { streamed.append($0.id); return true } }
         #expect(streamed == all.map(\.id))
     }
 
@@ -140,7 +141,7 @@ struct StoreWritePathTests {
         }
         let stored = try store.read { try $0.fetch(Query<Post>().sorted(byPrimaryKey: .ascending)) }
         #expect(stored == expected)
-        #expect(try store.read { try $0.fetch(Query<Post>().sorted(byIndex: "created")) }.map(\.id) == (1...4_000).reversed().map(Int64.init))
+        #expect(try store.read { try $0.fetch(Query<Post>().sorted(by: Post.byCreated)) }.map(\.id) == (1...4_000).reversed().map(Int64.init))
         let report = try store.verify()
         #expect(report.problems.isEmpty, "\(report.problems)")
         #expect(report.indexEntries == 8_000)

@@ -5,10 +5,9 @@ import TweetieDB
 /// A tweet-shaped record with the two real secondary indexes.
 struct Post: Record, Identifiable, Hashable {
     static let collectionName = "posts"
-    static let indexes: [Index<Post>] = [
-        Index("created", order: .descending) { $0.created },
-        Index("author") { $0.author }.then(order: .descending) { $0.created },
-    ]
+    static let byCreated = Index<Post>.on("created", order: .descending, \.created)
+    static let byAuthor = Index<Post>.on("author", \.author).then(order: .descending, \.created)
+    static let indexes = [byCreated.index, byAuthor.index]
     var id: Int64
     var author: String
     var text: String
@@ -19,7 +18,8 @@ struct Post: Record, Identifiable, Hashable {
 /// A record with a unique index.
 struct Member: Record, Identifiable, Hashable {
     static let collectionName = "members"
-    static let indexes: [Index<Member>] = [Index("handle", unique: true) { $0.handle }]
+    static let byHandle = Index<Member>.on("handle", unique: true, \.handle)
+    static let indexes = [byHandle.index]
     var id: String
     var handle: String
     var name: String

@@ -103,7 +103,8 @@ struct TransferTests {
     /// A second collection with a non-unique index at the same position as `Post`'s first.
     struct Comment: Record, Identifiable, Hashable {
         static let collectionName = "comments"
-        static let indexes: [Index<Comment>] = [Index("post") { $0.post }]
+        static let byPost = Index<Comment>.on("post", \.post)
+        static let indexes = [byPost.index]
         var id: Int64
         var post: Int64
         var text: String
@@ -145,10 +146,10 @@ struct TransferTests {
         #expect(try target.verify().problems.isEmpty)
         func indexes(_ store: Store) throws -> [[String]] {
             try store.read { tx in
-                [try tx.fetch(Query<Post>().sorted(byIndex: "created")).map { "\($0.id)" },
-                 try tx.fetch(Query<Post>().sorted(byIndex: "author")).map { "\($0.id)" },
-                 try tx.fetch(Query<Comment>().sorted(byIndex: "post")).map { "\($0.id)" },
-                 try tx.fetch(Query<Member>().sorted(byIndex: "handle")).map(\.id)]
+                [try tx.fetch(Query<Post>().sorted(by: Post.byCreated)).map { "\($0.id)" },
+                 try tx.fetch(Query<Post>().sorted(by: Post.byAuthor)).map { "\($0.id)" },
+                 try tx.fetch(Query<Comment>().sorted(by: Comment.byPost)).map { "\($0.id)" },
+                 try tx.fetch(Query<Member>().sorted(by: Member.byHandle)).map(\.id)]
             }
         }
         let imported = try indexes(target)

@@ -129,10 +129,10 @@ struct RecordGoldenBytesTests {
         let store = try TweetieDatabase.open(at: copy.path)
         defer { store.close() }
         let (byCreated, byAuthor, users, byUsername, byKey) = try store.read { tx in
-            (try tx.fetch(Query<Tweet>().sorted(byIndex: "created")),
-             try tx.fetch(Query<Tweet>().filter(index: "author", equals: "zoe_a").sorted(byIndex: "author")),
+            (try tx.fetch(Query<Tweet>().sorted(by: Tweet.byCreated)),
+             try tx.fetch(Query<Tweet>().filter(Tweet.byAuthor, equals: "zoe_a").sorted(by: Tweet.byAuthor)),
              try tx.fetch(Query<User>()),
-             try tx.fetch(Query<User>().filter(index: "username", equals: "ann")),
+             try tx.fetch(Query<User>().filter(User.byUsername, equals: "ann")),
              try Golden.tweets.compactMap { try tx.get(Tweet.self, key: $0.id) })
         }
         #expect(byCreated == Golden.tweets.sorted { $0.created > $1.created })
