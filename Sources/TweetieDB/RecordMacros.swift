@@ -4,7 +4,9 @@ import TweetieDBCore
 /// indexes), the fast `RecordCodable` codec for its stored properties, and a `Codable`
 /// conformance that writes the same fields under the same names.
 ///
-/// The collection is named after the type; `indexes` is optional. The stored form is the one
+/// The collection is named after the type; `indexes` is optional. A `public` struct whose stored
+/// properties are all `public` gets a `public` memberwise initializer (defaults kept as default
+/// arguments), unless it declares one with the same labels; the implicit one would be internal. The stored form is the one
 /// `Codable` gives (fields in declaration order, `nil` optionals omitted), so schema evolution
 /// follows the format's rules: a property added with a default value reads old records (which
 /// lack it) with that default, an added optional reads them as `nil`, and a removed property's
@@ -19,11 +21,14 @@ import TweetieDBCore
 ///
 /// ```swift
 /// @Record
-/// struct Note: Identifiable, Sendable {
-///     var id: Int64
-///     @Indexed(order: .descending) var updated: Date
-///     var tags: [String] = []
+/// public struct Note: Identifiable, Sendable {
+///     public var id: Int64
+///     @Indexed(order: .descending) public var updated: Date
+///     public var tags: [String] = []
 /// }
+///
+/// let note = Note(id: 1, updated: .now)                     // public, from any module
+/// let newest = Query<Note>().sorted(by: Note.byUpdated)     // the handle @Indexed declares
 /// ```
 @attached(extension, conformances: Record, RecordCodable, Identifiable, JSONObjectWritable, JSONObjectReadable,
           names: named(collectionName), named(indexes), named(CodingKeys), named(init(from:)), named(encode(to:)),
@@ -44,11 +49,13 @@ public macro Record() = #externalMacro(module: "TweetieDBMacros", type: "RecordM
 public macro Record(collection: String) = #externalMacro(module: "TweetieDBMacros", type: "RecordMacro")
 
 /// Declares a single-field index on a property of a `@Record` struct, named after the property
-/// (Realm's `@Persisted(indexed: true)`); compound and computed indexes go in `indexes`.
+/// (Realm's `@Persisted(indexed: true)`), and its handle `by<Name>`, a ``TypedIndex`` that
+/// queries take. Compound and computed indexes are declared with `Index<T>.on(…)`; when the
+/// struct declares `indexes` itself, it lists the `@Indexed` handles too (`byUpdated.index`).
 ///
 /// ```swift
-/// @Indexed(order: .descending) var updated: Date
-/// @Indexed(unique: true) var email: String
+/// @Indexed(order: .descending) var updated: Date    // Note.byUpdated: TypedIndex<Note, Date>
+/// @Indexed(unique: true) var email: String           // Note.byEmail
 /// ```
 @attached(peer)
 public macro Indexed(unique: Bool = false, order: SortOrder = .ascending) =

@@ -5,7 +5,8 @@ import SwiftSyntaxMacros
 // are read by RecordMacro; they belong together.
 
 /// `@Indexed` / `@Indexed(order: .descending)`: a marker read by ``RecordMacro``, which turns it
-/// into `Index("name", …) { $0.name }`; it expands to nothing itself.
+/// into the handle `static let byName = Index<T>.on("name", …) { $0.name }`, listed in `indexes`;
+/// it expands to nothing itself.
 public struct IndexedMacro: PeerMacro {
     public static func expansion(of node: AttributeSyntax, providingPeersOf declaration: some DeclSyntaxProtocol,
                                  in context: some MacroExpansionContext) throws -> [DeclSyntax] {

@@ -12,7 +12,8 @@ enum RecordDiagnostic: DiagnosticMessage {
     case letWithDefault(property: String)
     case missingTypeAnnotation(property: String)
     case internedType(property: String, type: String)
-    case indexesAndIndexed(properties: [String])
+    case indexesAndIndexed(handles: [String])
+    case indexHandleTaken(property: String, handle: String)
     case invalidCollectionName(String)
 
     var message: String {
@@ -33,9 +34,12 @@ enum RecordDiagnostic: DiagnosticMessage {
             return "@Record needs the type of '\(property)' written out, to choose how to store it"
         case .internedType(let property, let type):
             return "@Interned applies to String and [String] properties (and their optionals); '\(property)' is '\(type)'"
-        case .indexesAndIndexed(let properties):
-            return "'indexes' is declared here, so the @Indexed properties (\(properties.joined(separator: ", "))) must be listed in it; "
-                + "move them into 'indexes'"
+        case .indexesAndIndexed(let handles):
+            return "'indexes' is declared here, so it must list the indexes @Indexed declares; add "
+                + handles.map { "\($0).index" }.joined(separator: ", ")
+        case .indexHandleTaken(let property, let handle):
+            return "@Indexed on '\(property)' declares '\(handle)', which the struct declares already; rename that member, "
+                + "or declare the index yourself and list it in 'indexes'"
         case .invalidCollectionName(let name):
             return "collection name \"\(name)\" must be non-empty and use only letters, digits, '_' and '-'"
         }
@@ -52,6 +56,7 @@ enum RecordDiagnostic: DiagnosticMessage {
         case .missingTypeAnnotation: id = "missingTypeAnnotation"
         case .internedType: id = "internedType"
         case .indexesAndIndexed: id = "indexesAndIndexed"
+        case .indexHandleTaken: id = "indexHandleTaken"
         case .invalidCollectionName: id = "invalidCollectionName"
         }
         return MessageID(domain: "TweetieDBMacros", id: id)

@@ -5,8 +5,8 @@ import SwiftSyntaxMacros
 /// `@Record(collection:)`: makes a struct a TweetieDB record, with the fast ``RecordCodable``
 /// codec for its stored properties and a `Codable` conformance that writes the same fields.
 ///
-/// The extension it adds holds `collectionName` (unless declared), `indexes` from `@Indexed`
-/// properties (unless declared), `CodingKeys`, `init(from: any Decoder)`, `encode(to: any Encoder)`,
+/// The extension it adds holds `collectionName` (unless declared), `indexes` listing the
+/// `@Indexed` properties' handles (unless declared), `CodingKeys`, `init(from: any Decoder)`, `encode(to: any Encoder)`,
 /// `encode(to: inout RecordWriter)` and `init(from: inout RecordFieldReader)`. A `CodingKeys`,
 /// `init(from:)` or `encode(to:)` the struct declares itself is kept and not generated: the JSON
 /// form is then the type's own (Tweet adds string twins of its ids), the stored form is not.
@@ -16,29 +16,74 @@ import SwiftSyntaxMacros
 /// (`JSONObjectWritable`, `JSONObjectReadable`): export and import then write and read the
 /// members by name, in their keys' byte order, without an `Encoder` or a `Decoder`.
 ///
-/// A struct nested in another type also gets, inside its body, a `private typealias
-/// _RecordValue_<name>` per stored property (the member role): the extension is declared at file scope, where a
-/// property type that is the enclosing type's member (`Feed.Location` written `Location`)
-/// cannot be found, so the extension's members name the types through those aliases.
+/// Inside the struct's body (the member role) it declares `static let by<Name>`, the
+/// `TypedIndex` of each `@Indexed` property, and, for a `public` (or `package`) struct whose
+/// stored properties are all as visible, the memberwise initializer at that level. A struct nested
+/// in another type also gets a `private typealias _RecordValue_<name>` per stored property: the
+/// extension is declared at file scope, where a property type that is the enclosing type's member
+/// (`Feed.Location` written `Location`) cannot be found, so the extension's members name the
+/// types through those aliases.
 public struct RecordMacro: ExtensionMacro, MemberMacro {
-    /// The member role: for a struct nested in another type, the aliases of its properties'
-    /// types, resolved where the struct is declared.
+    /// The member role: the `by<Name>` handle of each `@Indexed` property's index, a public
+    /// memberwise initializer for a public struct, and, for a struct nested in another type, the
+    /// aliases of its properties' types, resolved where the struct is declared.
     public static func expansion(
         of node: AttributeSyntax,
         providingMembersOf declaration: some DeclGroupSyntax,
         conformingTo protocols: [TypeSyntax],
         in context: some MacroExpansionContext
     ) throws -> [DeclSyntax] {
-        guard let structDecl = declaration.as(StructDeclSyntax.self), isNested(structDecl, in: context) else {
+        guard let structDecl = declaration.as(StructDeclSyntax.self) else {
             return []
         }
         let members = RecordMembers(of: structDecl, in: SilentExpansionContext(context))
         guard !members.hasErrors else {
             return []
         }
-        // Private: only the macro's own extension (same file) names them, and a private alias may
-        // stand for a private type of the enclosing one.
-        return members.properties.map { "private typealias \(raw: $0.typeAlias) = \(raw: $0.valueType)" }
+        let access = accessPrefix(structDecl.modifiers)
+        var declarations: [DeclSyntax] = []
+        if isNested(structDecl, in: context) {
+            // Private: only the macro's own extension (same file) names them, and a private alias may
+            // stand for a private type of the enclosing one.
+            declarations += members.properties.map { "private typealias \(raw: $0.typeAlias) = \(raw: $0.valueType)" }
+        }
+        for property in members.properties where property.indexed != nil {
+            declarations.append("""
+                /// The index of `\(raw: property.key)`, declared by `@Indexed`: what queries name it by.
+                \(raw: access)static let \(raw: property.indexHandle) = \(raw: RecordMembers.indexExpression(property, of: structDecl.name.text))
+                """)
+        }
+        if let initializer = memberwiseInit(members, typeName: structDecl.name.text, access: access) {
+            declarations.append(DeclSyntax(stringLiteral: initializer))
+        }
+        return declarations
+    }
+
+    /// The memberwise initializer at the struct's own access level, for a `public` or `package`
+    /// struct (whose implicit one is internal): when every stored property is at least as visible
+    /// (so its type is too) and the struct declares no initializer with the same labels. Defaults
+    /// are kept, and an optional `var` defaults to `nil`, as in the implicit one.
+    static func memberwiseInit(_ members: RecordMembers, typeName: String, access: String) -> String? {
+        let visible: Set<TokenKind> = switch access {
+        case "public ": [.keyword(.public), .keyword(.open)]
+        case "package ": [.keyword(.public), .keyword(.open), .keyword(.package)]
+        default: []
+        }
+        guard !visible.isEmpty, !members.properties.isEmpty,
+              members.properties.allSatisfy({ property in
+                  property.declaration.modifiers.contains { visible.contains($0.name.tokenKind) && $0.detail == nil }
+              }),
+              !members.initializerLabels.contains(members.properties.map(\.key)) else {
+            return nil
+        }
+        let parameters = members.properties.map { property in
+            let isVar = property.declaration.bindingSpecifier.tokenKind == .keyword(.var)
+            let defaultValue = property.defaultValue ?? (property.isOptional && isVar ? "nil" : nil)
+            return "\(property.name): \(property.type)" + (defaultValue.map { " = \($0)" } ?? "")
+        }
+        let body = members.properties.map { "self.\($0.name) = \($0.name)" }
+        return "/// Creates a `\(typeName)` from its stored properties: the memberwise initializer, as visible as the struct.\n"
+            + "\(access)init(\(parameters.joined(separator: ", "))) {\n\(body.joined(separator: "\n"))\n}"
     }
 
     /// Whether the struct is declared inside another type (or an extension of one).
@@ -82,8 +127,8 @@ public struct RecordMacro: ExtensionMacro, MemberMacro {
             lines.append("\(access)static var collectionName: String { \(collection) }")
         }
         let indexed = properties.filter { $0.indexed != nil }
-        if !indexed.isEmpty {
-            let indexes = indexed.map { RecordMembers.indexExpression($0, qualified: true) }
+        if !indexed.isEmpty, members.declaresIndexes == nil {
+            let indexes = indexed.map { "Self.\($0.indexHandle).index" }
             lines.append("\(access)static let indexes: [TweetieDB.Index<\(typeName)>] = [\(indexes.joined(separator: ", "))]")
         }
         if !members.declaresCodingKeys {

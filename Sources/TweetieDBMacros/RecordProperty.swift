@@ -32,6 +32,10 @@ struct RecordProperty {
     /// property with a default value, which is then used (as `decodeIfPresent(_:forKey:) ?? default`).
     var mayBeAbsent: Bool { isOptional || defaultValue != nil }
 
+    /// The name of the `TypedIndex` handle the member role declares for an `@Indexed` property:
+    /// `by` and the key, capitalized (`updated` → `byUpdated`).
+    var indexHandle: String { "by" + key.prefix(1).uppercased() + key.dropFirst() }
+
     /// The name of the alias of ``valueType`` that the member role declares in a nested struct.
     var typeAlias: String { "_RecordValue_" + key }
 
@@ -56,6 +60,10 @@ struct RecordMembers {
     var declaresCodingKeys = false
     var declaresDecodableInit = false
     var declaresEncode = false
+    /// The argument labels of each initializer the struct declares.
+    var initializerLabels: [[String]] = []
+    /// The names of the struct's variables and functions (static or not).
+    var declaredNames: Set<String> = []
     var hasErrors = false
 
     init(of declaration: some DeclGroupSyntax, in context: some MacroExpansionContext) {
@@ -66,33 +74,49 @@ struct RecordMembers {
                 declaresCodingKeys = true
             } else if let nested = member.decl.as(StructDeclSyntax.self), nested.name.text == "CodingKeys" {
                 declaresCodingKeys = true
-            } else if let initializer = member.decl.as(InitializerDeclSyntax.self),
-                      Self.isCodableMember(initializer.signature.parameterClause, label: "from", type: "Decoder") {
-                declaresDecodableInit = true
-            } else if let function = member.decl.as(FunctionDeclSyntax.self), function.name.text == "encode",
-                      Self.isCodableMember(function.signature.parameterClause, label: "to", type: "Encoder") {
-                declaresEncode = true
+            } else if let initializer = member.decl.as(InitializerDeclSyntax.self) {
+                initializerLabels.append(initializer.signature.parameterClause.parameters.map { $0.firstName.text.filter { $0 != "`" } })
+                if Self.isCodableMember(initializer.signature.parameterClause, label: "from", type: "Decoder") {
+                    declaresDecodableInit = true
+                }
+            } else if let function = member.decl.as(FunctionDeclSyntax.self) {
+                declaredNames.insert(function.name.text)
+                if function.name.text == "encode", Self.isCodableMember(function.signature.parameterClause, label: "to", type: "Encoder") {
+                    declaresEncode = true
+                }
             }
         }
         let indexed = properties.filter { $0.indexed != nil }
-        if let declaresIndexes, !indexed.isEmpty {
-            report(.indexesAndIndexed(properties: indexed.map(\.key)), at: declaresIndexes.bindingSpecifier,
-                   fixIts: Self.moveIntoIndexes(indexed, declaration: declaresIndexes), in: context)
+        for property in indexed where declaredNames.contains(property.indexHandle) {
+            report(.indexHandleTaken(property: property.key, handle: property.indexHandle), at: property.indexed!, in: context)
+        }
+        // A declared `indexes` must list the handles: the index of an @Indexed property it leaves
+        // out would not exist, and a query through the handle would fail when it runs.
+        if let declaresIndexes {
+            let named = Set(declaresIndexes.tokens(viewMode: .sourceAccurate).compactMap { token -> String? in
+                if case .identifier(let name) = token.tokenKind { return name }
+                return nil
+            })
+            let unlisted = indexed.filter { !named.contains($0.indexHandle) }
+            if !unlisted.isEmpty {
+                report(.indexesAndIndexed(handles: unlisted.map(\.indexHandle)), at: declaresIndexes.bindingSpecifier,
+                       fixIts: Self.listInIndexes(unlisted, declaration: declaresIndexes), in: context)
+            }
         }
     }
 
-    /// The `Index(…)` expression an `@Indexed` property stands for.
-    static func indexExpression(_ property: RecordProperty, qualified: Bool) -> String {
+    /// The `TypedIndex` expression of an `@Indexed` property's handle, on the record type `typeName`.
+    static func indexExpression(_ property: RecordProperty, of typeName: String) -> String {
         var arguments = "\"\(property.key)\""
         if let list = property.indexed?.arguments?.as(LabeledExprListSyntax.self), !list.isEmpty {
             arguments += ", " + list.trimmedDescription
         }
-        return "\(qualified ? "TweetieDB." : "")Index(\(arguments)) { $0.\(property.name) }"
+        return "TweetieDB.Index<\(typeName)>.on(\(arguments)) { $0.\(property.name) }"
     }
 
-    /// When `indexes` is an array literal: appends the `@Indexed` properties' indexes to it and
-    /// removes their `@Indexed`.
-    static func moveIntoIndexes(_ indexed: [RecordProperty], declaration: VariableDeclSyntax) -> [FixIt] {
+    /// When `indexes` is an array literal: appends the unlisted `@Indexed` properties' handles'
+    /// indexes (`byText.index`) to it.
+    static func listInIndexes(_ indexed: [RecordProperty], declaration: VariableDeclSyntax) -> [FixIt] {
         guard let array = declaration.bindings.first?.initializer?.value.as(ArrayExprSyntax.self) else {
             return []
         }
@@ -106,22 +130,13 @@ struct RecordMembers {
             let isLast = position == indexed.count - 1
             elements.append(ArrayElementSyntax(
                 leadingTrivia: leading,
-                expression: ExprSyntax(stringLiteral: indexExpression(property, qualified: false)),
+                expression: ExprSyntax(stringLiteral: "\(property.indexHandle).index"),
                 trailingComma: isLast && !keepsTrailingComma ? nil : .commaToken()
             ))
         }
-        var changes: [FixIt.Change] = [
+        return [FixIt(message: RecordFixIt(message: "List the @Indexed indexes in 'indexes'"), changes: [
             .replace(oldNode: Syntax(array), newNode: Syntax(array.with(\.elements, ArrayElementListSyntax(elements)))),
-        ]
-        for property in indexed {
-            let old = property.declaration
-            let kept = old.attributes.filter { element in
-                element.as(AttributeSyntax.self).map { $0.attributeName.trimmedDescription } != property.indexed?.attributeName.trimmedDescription
-            }
-            let new = old.with(\.attributes, kept).with(\.leadingTrivia, old.leadingTrivia)
-            changes.append(.replace(oldNode: Syntax(old), newNode: Syntax(new)))
-        }
-        return [FixIt(message: RecordFixIt(message: "Move the @Indexed indexes into 'indexes'"), changes: changes)]
+        ])]
     }
 
     /// Whether a parameter list is `(label: any Type)` / `(label: Type)`: `Codable`'s requirements.
@@ -143,6 +158,9 @@ struct RecordMembers {
     mutating func collect(_ variable: VariableDeclSyntax, in context: some MacroExpansionContext) {
         let modifiers = variable.modifiers.map(\.name.tokenKind)
         let bindings = Array(variable.bindings)
+        for binding in bindings {
+            if let name = binding.pattern.as(IdentifierPatternSyntax.self)?.identifier.text { declaredNames.insert(name) }
+        }
         if modifiers.contains(.keyword(.static)) || modifiers.contains(.keyword(.class)) {
             for binding in bindings {
                 switch binding.pattern.as(IdentifierPatternSyntax.self)?.identifier.text {

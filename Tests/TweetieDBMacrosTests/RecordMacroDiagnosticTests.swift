@@ -227,7 +227,7 @@ struct RecordMacroDiagnosticTests {
         )
     }
 
-    /// A `CodingKeys` of the type's own is kept (its JSON form is its own); `indexes` beside `@Indexed` is still an error.
+    /// A `CodingKeys` of the type's own is kept (its JSON form is its own); an `indexes` that leaves out an `@Indexed` handle is still an error.
     @Test func ownCodingKeysAreKeptAndIndexesBesideIndexedIsAnError() {
         assertRecordExpansion(
             """
@@ -252,13 +252,13 @@ struct RecordMacroDiagnosticTests {
             }
             """,
             diagnostics: [
-                DiagnosticSpec(message: "'indexes' is declared here, so the @Indexed properties (text) must be listed in it; move them into 'indexes'",
-                               line: 3, column: 12, fixIts: [FixItSpec(message: "Move the @Indexed indexes into 'indexes'")]),
+                DiagnosticSpec(message: "'indexes' is declared here, so it must list the indexes @Indexed declares; add byText.index",
+                               line: 3, column: 12, fixIts: [FixItSpec(message: "List the @Indexed indexes in 'indexes'")]),
             ]
         )
     }
 
-    @Test func indexedBesideIndexesWithAFixItThatMergesThem() {
+    @Test func indexedHandlesLeftOutOfIndexesWithAFixItThatListsThem() {
         assertRecordExpansion(
             """
             @Record
@@ -284,23 +284,50 @@ struct RecordMacroDiagnosticTests {
             }
             """,
             diagnostics: [
-                DiagnosticSpec(message: "'indexes' is declared here, so the @Indexed properties (updated, text) must be listed in it; move them into 'indexes'",
-                               line: 3, column: 12, fixIts: [FixItSpec(message: "Move the @Indexed indexes into 'indexes'")]),
+                DiagnosticSpec(message: "'indexes' is declared here, so it must list the indexes @Indexed declares; add byUpdated.index, byText.index",
+                               line: 3, column: 12, fixIts: [FixItSpec(message: "List the @Indexed indexes in 'indexes'")]),
             ],
             fixedSource: """
             @Record
             struct Note {
                 static let indexes: [Index<Note>] = [
                     Index("author") { $0.author }.then { $0.updated },
-                    Index("updated", order: .descending) { $0.updated },
-                    Index("text") { $0.text },
+                    byUpdated.index,
+                    byText.index,
                 ]
                 var id: Int64
                 var author: String
-                var updated: Date
-                var text: String
+                @Indexed(order: .descending) var updated: Date
+                @Indexed var text: String
             }
             """
+        )
+    }
+
+    /// `@Indexed var text` declares `byText`; a member of that name is an error, not a redeclaration
+    /// in generated code.
+    @Test func anIndexedHandleWhoseNameIsTaken() {
+        assertRecordExpansion(
+            """
+            @Record
+            struct Note {
+                var id: Int64
+                @Indexed var text: String
+                static let byText = 1
+            }
+            """,
+            expandedSource: """
+            struct Note {
+                var id: Int64
+                var text: String
+                static let byText = 1
+            }
+            """,
+            diagnostics: [
+                DiagnosticSpec(message: "@Indexed on 'text' declares 'byText', which the struct declares already; rename that member, "
+                                   + "or declare the index yourself and list it in 'indexes'",
+                               line: 4, column: 5),
+            ]
         )
     }
 

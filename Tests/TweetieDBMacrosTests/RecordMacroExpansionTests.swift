@@ -130,6 +130,27 @@ struct RecordMacroExpansionTests {
                 }
                 public var summary: String { String(slug.prefix(10)) }
                 lazy var cache: Int = 0
+
+                /// The index of `created`, declared by `@Indexed`: what queries name it by.
+                public static let byCreated = TweetieDB.Index<Post>.on("created", order: .descending) {
+                    $0.created
+                }
+
+                /// The index of `slug`, declared by `@Indexed`: what queries name it by.
+                public static let bySlug = TweetieDB.Index<Post>.on("slug", unique: true) {
+                    $0.slug
+                }
+
+                /// Creates a `Post` from its stored properties: the memberwise initializer, as visible as the struct.
+                public init(id: UUID, created: Date, slug: String, author: String, tags: [String] = [], place: Place? = nil, views: Int = 0) {
+                    self.id = id
+                    self.created = created
+                    self.slug = slug
+                    self.author = author
+                    self.tags = tags
+                    self.place = place
+                    self.views = views
+                }
             }
 
             extension Post: Record, RecordCodable, Identifiable {
@@ -137,11 +158,7 @@ struct RecordMacroExpansionTests {
                     "Post"
                 }
 
-                public static let indexes: [TweetieDB.Index<Post>] = [TweetieDB.Index("created", order: .descending) {
-                        $0.created
-                    }, TweetieDB.Index("slug", unique: true) {
-                        $0.slug
-                    }]
+                public static let indexes: [TweetieDB.Index<Post>] = [Self.byCreated.index, Self.bySlug.index]
 
                 enum CodingKeys: String, CodingKey {
                     case id, created, slug, author, tags, place, views

@@ -149,8 +149,8 @@ struct RecordMacroCodecTests {
             _ = try tx.add(contentsOf: everything, update: .all)
         }
         let (byPoints, amy, stored) = try store.read { tx in
-            (try tx.fetch(Query<MacroScore>().sorted(byIndex: "points")).map(\.id),
-             try tx.fetch(Query<MacroScore>().filter(index: "player", equals: "amy")).map(\.id).sorted(),
+            (try tx.fetch(Query<MacroScore>().sorted(by: MacroScore.byPoints)).map(\.id),
+             try tx.fetch(Query<MacroScore>().filter(MacroScore.byPlayer, equals: "amy")).map(\.id).sorted(),
              try tx.fetch(Query<MacroEverything>()))
         }
         #expect(byPoints == ["b", "c", "a"])

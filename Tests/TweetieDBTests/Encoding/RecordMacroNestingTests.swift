@@ -88,7 +88,7 @@ struct RecordMacroNestingTests {
             try tx.add(contentsOf: Self.posts, update: .all)
             try tx.add(contentsOf: marks, update: .all)
         }
-        let newest = try store.read { try $0.fetch(Query<MacroFeed.Post>().sorted(byIndex: "created").limit(3)) }
+        let newest = try store.read { try $0.fetch(Query<MacroFeed.Post>().sorted(by: MacroFeed.Post.byCreated).limit(3)) }
         #expect(newest.map(\.id) == [199, 198, 197])
         #expect(try store.read { try $0.fetch(Query<MacroFeed.Post>()) } == Self.posts)
 
