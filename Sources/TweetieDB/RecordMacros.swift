@@ -49,7 +49,7 @@ public macro Record() = #externalMacro(module: "TweetieDBMacros", type: "RecordM
 public macro Record(collection: String) = #externalMacro(module: "TweetieDBMacros", type: "RecordMacro")
 
 /// Declares a single-field index on a property of a `@Record` struct, named after the property
-/// (Realm's `@Persisted(indexed: true)`), and its handle `by<Name>`, a ``TypedIndex`` that
+/// (Realm's `@Persisted(indexed: true)`), and its handle `by<Name>`, a `TypedIndex` that
 /// queries take. Compound and computed indexes are declared with `Index<T>.on(…)`; when the
 /// struct declares `indexes` itself, it lists the `@Indexed` handles too (`byUpdated.index`).
 ///

@@ -15,13 +15,13 @@ public enum Suites {
     /// ```swift
     /// store.observe(Suites.timeline)
     /// ```
-    public static let timeline = Query<Tweet>().sorted(byIndex: "created")
+    public static let timeline = Query<Tweet>().sorted(by: Tweet.byCreated)
     /// The first page of the timeline.
     ///
     /// ```swift
     /// try store.read { try $0.fetch(Suites.firstPage) }
     /// ```
-    public static let firstPage = Query<Tweet>().sorted(byIndex: "created").limit(50)
+    public static let firstPage = Query<Tweet>().sorted(by: Tweet.byCreated).limit(50)
 
     /// Runs `body` `repetitions` times (after `warmup` untimed runs) and returns the durations.
     ///

@@ -41,7 +41,7 @@ public struct Delivery: Sendable {
 /// ``Delivery`` for each non-initial element.
 ///
 /// ```swift
-/// let observer = try await TweetieTimelineObserver.start(store: store, query: Query<Tweet>().sorted(byIndex: "created"))
+/// let observer = try await TweetieTimelineObserver.start(store: store, query: Query<Tweet>().sorted(by: Tweet.byCreated))
 /// try batch.apply(to: store)
 /// let delivery = try await observer.mailbox.take(timeout: 30)
 /// observer.stop()

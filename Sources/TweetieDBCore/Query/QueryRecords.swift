@@ -6,7 +6,7 @@
 ///
 /// ```swift
 /// try store.read { tx in
-///     for tweet in try tx.records(Query<Tweet>().sorted(byIndex: "created")) where tweet.favoriteCount > 100 {
+///     for tweet in try tx.records(Query<Tweet>().sorted(by: Tweet.byCreated)) where tweet.favoriteCount > 100 {
 ///         print(tweet.text)
 ///     }
 /// }

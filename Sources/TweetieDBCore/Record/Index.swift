@@ -5,12 +5,15 @@
 /// Queries can match the leading components by equality and the next one by range, and sort by
 /// the index without a full scan.
 ///
+/// A type usually declares each index with ``on(_:unique:order:_:)``, which gives a ``TypedIndex``
+/// (the handle queries take, checked by the compiler) whose ``TypedIndex/index`` `indexes` lists.
+/// An `Index` built with its initializer is queried by name, checked when the query runs.
+///
 /// ```swift
-/// static let indexes: [Index<Tweet>] = [
-///     Index("created", order: .descending) { $0.created },           // newest first
-///     Index("author") { $0.username }.then(order: .descending) { $0.created },
-///     Index("handle", unique: true) { $0.handle },
-/// ]
+/// static let byCreated = Index<Tweet>.on("created", order: .descending) { $0.created }   // newest first
+/// static let byAuthor = Index<Tweet>.on("author") { $0.username }.then(order: .descending) { $0.created }
+/// static let byHandle = Index<Tweet>.on("handle", unique: true) { $0.handle }
+/// static let indexes = [byCreated.index, byAuthor.index, byHandle.index]
 /// ```
 public struct Index<R: Record>: Sendable {
     /// The index's name, unique within its collection.

@@ -8,7 +8,8 @@
 /// ```swift
 /// struct Note: Record, Identifiable {
 ///     static let collectionName = "notes"
-///     static let indexes: [Index<Note>] = [Index("updated", order: .descending) { $0.updated }]
+///     static let byUpdated = Index<Note>.on("updated", order: .descending, \.updated)
+///     static let indexes = [byUpdated.index]
 ///     var id: Int64
 ///     var text: String
 ///     var updated: Date
@@ -33,9 +34,11 @@ public protocol Record: Codable, Sendable {
     static var schemaVersion: Int { get }
 
     /// The secondary indexes, maintained in the same transaction as the records. Default: none.
+    /// Each is usually the ``TypedIndex/index`` of a handle the type declares, which queries take.
     ///
     /// ```swift
-    /// static let indexes: [Index<Tweet>] = [Index("created", order: .descending) { $0.created }]
+    /// static let byCreated = Index<Tweet>.on("created", order: .descending) { $0.created }
+    /// static let indexes = [byCreated.index]
     /// ```
     static var indexes: [Index<Self>] { get }
 

@@ -46,7 +46,7 @@ extension StoreReader {
     /// The records matching `query`, in its order.
     ///
     /// ```swift
-    /// let page = try tx.fetch(Query<Tweet>().sorted(byIndex: "created").limit(50))
+    /// let page = try tx.fetch(Query<Tweet>().sorted(by: Tweet.byCreated).limit(50))
     /// ```
     ///
     /// A fetch of a whole collection, or of a whole index, of at least 8,192 records (with no
@@ -123,7 +123,7 @@ extension StoreReader {
     /// The number of records matching `query` (after offset and limit).
     ///
     /// ```swift
-    /// let mine = try tx.fetchCount(Query<Tweet>().filter(index: "author", equals: "icanzilb"))
+    /// let mine = try tx.fetchCount(Query<Tweet>().filter(Tweet.byAuthor, equals: "icanzilb"))
     /// ```
     @inlinable
     public func fetchCount<R: Record>(_ query: Query<R>) throws -> Int {

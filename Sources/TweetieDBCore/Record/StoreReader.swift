@@ -6,7 +6,7 @@
 ///
 /// ```swift
 /// let (count, newest) = try store.read { tx in
-///     (try tx.count(Tweet.self), try tx.fetch(Query<Tweet>().sorted(byIndex: "created").limit(1)))
+///     (try tx.count(Tweet.self), try tx.fetch(Query<Tweet>().sorted(by: Tweet.byCreated).limit(1)))
 /// }
 /// ```
 public class StoreReader {
@@ -30,7 +30,7 @@ public class StoreReader {
 ///
 /// ```swift
 /// func newest(_ tx: some StoreReading) throws -> [Tweet] {
-///     try tx.fetch(Query<Tweet>().sorted(byIndex: "created").limit(10))
+///     try tx.fetch(Query<Tweet>().sorted(by: Tweet.byCreated).limit(10))
 /// }
 /// ```
 public typealias StoreReading = StoreReader

@@ -155,7 +155,7 @@ extension StoreWriter {
     /// Deletes every record matching `query`; returns how many.
     ///
     /// ```swift
-    /// try tx.delete(Query<Tweet>().filter(index: "author", equals: "spammer"))
+    /// try tx.delete(Query<Tweet>().filter(Tweet.byAuthor, equals: "spammer"))
     /// ```
     @discardableResult
     public func delete<R: Record>(_ query: Query<R>) throws -> Int {

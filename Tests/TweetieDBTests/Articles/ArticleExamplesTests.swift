@@ -10,10 +10,9 @@ import TweetieTestSupport
 /// The articles' record type.
 struct Note: Record, Identifiable, Equatable {
     static let collectionName = "notes"
-    static let indexes: [Index<Note>] = [
-        Index("updated", order: .descending) { $0.updated },                 // newest first
-        Index("author") { $0.author }.then(order: .descending) { $0.updated }, // by author, newest first
-    ]
+    static let byUpdated = Index<Note>.on("updated", order: .descending, \.updated)                // newest first
+    static let byAuthor = Index<Note>.on("author", \.author).then(order: .descending, \.updated)  // by author, newest first
+    static let indexes = [byUpdated.index, byAuthor.index]
 
     var id: Int64
     var author: String
@@ -24,7 +23,8 @@ struct Note: Record, Identifiable, Equatable {
 /// Records and Indexes: a unique index and a `String` primary key.
 struct Account: Record, Identifiable {
     static let collectionName = "accounts"
-    static let indexes: [Index<Account>] = [Index("email", unique: true) { $0.email }]
+    static let byEmail = Index<Account>.on("email", unique: true, \.email)
+    static let indexes = [byEmail.index]
 
     var id: String          // the primary key: `Identifiable` with a `KeyComponent` id
     var email: String
@@ -60,7 +60,7 @@ struct ArticleExamplesTests {
         }
 
         let annsNotes = try store.read { tx in
-            try tx.fetch(Query<Note>().filter(index: "author", equals: "ann"))
+            try tx.fetch(Query<Note>().filter(Note.byAuthor, equals: "ann"))
         }
         #expect(annsNotes.map(\.text) == ["Hello"])
     }
@@ -134,9 +134,11 @@ struct ArticleExamplesTests {
             }
         }
 
-        let newest = Query<Note>().sorted(byIndex: "updated").limit(3)
-        let annsNewest = Query<Note>().filter(index: "author", equals: "ann").sorted(byIndex: "author")
-        let firstWeek = Query<Note>().filter(index: "updated", from: monday, to: monday + 6 * day)
+        let newest = Query<Note>().sorted(by: Note.byUpdated).limit(3)
+        let annsNewest = Query<Note>().filter(Note.byAuthor, equals: "ann").sorted(by: Note.byAuthor)
+        let firstWeek = Query<Note>().filter(Note.byUpdated, from: monday, to: monday + 6 * day)
+        let annsFirstWeek = Query<Note>().filter(Note.byAuthor, equals: "ann", from: monday, to: monday + 6 * day)
+        let byName = Query<Note>().filter(index: "author", equals: "ann")      // a name known only at run time
         let mentions = Query<Note>().filter { $0.text.contains("7") }
         let page2 = Query<Note>().sorted(byPrimaryKey: .descending).offset(5).limit(5)
 
@@ -145,6 +147,8 @@ struct ArticleExamplesTests {
             #expect(try tx.fetch(annsNewest).map(\.id) == [8, 6, 4, 2, 0])
             let week = try tx.fetch(firstWeek).map(\.id)
             #expect(week == [0, 1, 2, 3, 4, 5, 6], "\(week)")  // no sort: by primary key
+            #expect(try tx.fetch(annsFirstWeek).map(\.id) == [0, 2, 4, 6])
+            #expect(try tx.fetch(byName).map(\.id) == [0, 2, 4, 6, 8])
             #expect(try tx.fetch(mentions).map(\.id) == [7])
             #expect(try tx.fetch(page2).map(\.id) == [4, 3, 2, 1, 0])
             #expect(try tx.fetchCount(annsNewest) == 5)
@@ -184,7 +188,7 @@ struct ArticleExamplesTests {
         try await store.write { tx in try tx.add(Note(id: 1, author: "ann", text: "first", updated: monday)) }
 
         var rows: [Note] = []
-        let changes = Pull(store.observe(Query<Note>().sorted(byIndex: "updated")))
+        let changes = Pull(store.observe(Query<Note>().sorted(by: Note.byUpdated)))
         for step in 0..<3 {
             let change = try await changes.element()
             if change.isInitial {
@@ -211,7 +215,7 @@ struct ArticleExamplesTests {
         defer { store.close() }
         try await store.write { tx in try tx.add(Note(id: 1, author: "ann", text: "first", updated: monday)) }
 
-        let byAuthor = store.observe(Query<Note>().sorted(byIndex: "updated"), sectionedBy: { $0.author })
+        let byAuthor = store.observe(Query<Note>().sorted(by: Note.byUpdated), sectionedBy: { $0.author })
         let changes = Pull(byAuthor)
         var sections = try await changes.element().results.sections.map(\.rows)
 
@@ -234,7 +238,7 @@ struct ArticleExamplesTests {
             try tx.add(Note(id: 2, author: "bob", text: "second", updated: monday + day))
         }
 
-        let texts = Pull(store.observe(Query<Note>().sorted(byIndex: "updated"), modificationsOf: [ObservedField(\Note.text)]))
+        let texts = Pull(store.observe(Query<Note>().sorted(by: Note.byUpdated), modificationsOf: [ObservedField(\Note.text)]))
         _ = try await texts.element()
         try await store.write { tx in
             try tx.add(Note(id: 1, author: "Ann", text: "first", updated: monday), update: .modified)   // author only
