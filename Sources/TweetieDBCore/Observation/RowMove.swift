@@ -1,20 +1,20 @@
-/// A row that moves from an index path in the old sectioned results to one in the new results.
+/// A row that moves from a row path in the old sectioned results to one in the new results.
 ///
 /// ```swift
-/// let move = RowMove(from: IndexPath(section: 0, row: 4), to: IndexPath(section: 1, row: 0))
+/// let move = RowMove(from: RowPath(section: 0, row: 4), to: RowPath(section: 1, row: 0))
 /// ```
 public struct RowMove: Sendable, Hashable {
-    /// The row's index path in the old results.
-    public var from: IndexPath
-    /// The row's index path in the new results.
-    public var to: IndexPath
+    /// The row's row path in the old results.
+    public var from: RowPath
+    /// The row's row path in the new results.
+    public var to: RowPath
 
     /// Creates a row move.
     ///
     /// ```swift
-    /// let move = RowMove(from: IndexPath(section: 0, row: 0), to: IndexPath(section: 0, row: 2))
+    /// let move = RowMove(from: RowPath(section: 0, row: 0), to: RowPath(section: 0, row: 2))
     /// ```
-    public init(from: IndexPath, to: IndexPath) {
+    public init(from: RowPath, to: RowPath) {
         self.from = from
         self.to = to
     }

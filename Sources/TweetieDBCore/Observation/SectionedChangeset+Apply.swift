@@ -6,26 +6,26 @@ extension SectionedChangeset {
     ///   - old: the sections before the change, each an array of rows.
     ///   - insertedSection: the complete new rows of an inserted section, by NEW section index
     ///     (UIKit asks the data source for them; they are not listed as row insertions).
-    ///   - newElement: the row at an index path of the new results; called for inserted rows,
+    ///   - newElement: the row at a row path of the new results; called for inserted rows,
     ///     move targets and modified rows only.
     /// - Precondition: the changeset is valid for these results
     ///   (``validate(oldRowCounts:newRowCounts:)``).
     ///
     /// ```swift
     /// let new = [["a"], ["c", "d"]]
-    /// let changeset = SectionedChangeset(sectionInsertions: [0], rowInsertions: [IndexPath(section: 1, row: 1)])
+    /// let changeset = SectionedChangeset(sectionInsertions: [0], rowInsertions: [RowPath(section: 1, row: 1)])
     /// let result = changeset.apply(to: [["c"]], insertedSection: { new[$0] }, newElement: { new[$0.section][$0.row] })
     /// print(result) // [["a"], ["c", "d"]]
     /// ```
     public func apply<T>(
-        to old: [[T]], insertedSection: (Int) -> [T], newElement: (IndexPath) -> T
+        to old: [[T]], insertedSection: (Int) -> [T], newElement: (RowPath) -> T
     ) -> [[T]] {
-        // 1. Remove deleted and moved-out rows (old index paths).
+        // 1. Remove deleted and moved-out rows (old row paths).
         var removedRows: [Int: Set<Int>] = [:]
         for path in rowDeletions + rowMoves.map(\.from) {
             precondition(
                 path.section >= 0 && path.section < old.count && path.row >= 0 && path.row < old[path.section].count,
-                "SectionedChangeset.apply: old index path \(path) is out of bounds"
+                "SectionedChangeset.apply: old row path \(path) is out of bounds"
             )
             removedRows[path.section, default: []].insert(path.row)
         }
@@ -59,7 +59,7 @@ extension SectionedChangeset {
         for path in (rowInsertions + rowMoves.map(\.to)).sorted() {
             precondition(
                 path.section >= 0 && path.section < result.count && path.row >= 0 && path.row <= result[path.section].count,
-                "SectionedChangeset.apply: new index path \(path) is out of bounds"
+                "SectionedChangeset.apply: new row path \(path) is out of bounds"
             )
             result[path.section].insert(newElement(path), at: path.row)
         }
@@ -67,7 +67,7 @@ extension SectionedChangeset {
         for path in rowModificationsInNew {
             precondition(
                 path.section >= 0 && path.section < result.count && path.row >= 0 && path.row < result[path.section].count,
-                "SectionedChangeset.apply: modified index path \(path) is out of bounds"
+                "SectionedChangeset.apply: modified row path \(path) is out of bounds"
             )
             result[path.section][path.row] = newElement(path)
         }
@@ -76,7 +76,7 @@ extension SectionedChangeset {
 
     /// Checks that a table view with `oldRowCounts.count` sections (of those row counts) would
     /// accept this batch update without raising and end with `newRowCounts`, and that each
-    /// modification's old and new index paths denote the same row.
+    /// modification's old and new row paths denote the same row.
     ///
     /// Checked: sorted, in-bounds, duplicate-free lists; `sections after = before − deleted +
     /// inserted`; no row deletion or move out of a deleted section, no row insertion or move into
@@ -133,17 +133,17 @@ extension SectionedChangeset {
         }
         // Rows.
         func checkRows(
-            _ list: [IndexPath], _ name: String, counts: [Int], space: String, forbidden: Set<Int>, sorted: Bool = true
+            _ list: [RowPath], _ name: String, counts: [Int], space: String, forbidden: Set<Int>, sorted: Bool = true
         ) throws(ChangesetValidationError) {
             if sorted, let offset = SortedIndices.firstDisorder(list) {
                 throw fail(name, "not strictly ascending at offset \(offset)")
             }
             for path in list {
                 guard path.section >= 0 && path.section < counts.count && path.row >= 0 && path.row < counts[path.section] else {
-                    throw fail(name, "index path \(path) is out of bounds in the \(space) results")
+                    throw fail(name, "row path \(path) is out of bounds in the \(space) results")
                 }
                 if forbidden.contains(path.section) {
-                    throw fail(name, "index path \(path) lies in a section that is \(space == "old" ? "deleted" : "inserted")")
+                    throw fail(name, "row path \(path) lies in a section that is \(space == "old" ? "deleted" : "inserted")")
                 }
             }
         }
@@ -159,12 +159,12 @@ extension SectionedChangeset {
         let removed = SortedIndices.merge(rowDeletions, rowMoves.map(\.from))
         let oldMentioned = SortedIndices.merge(removed, rowModificationsInOld)
         if let offset = SortedIndices.firstDisorder(oldMentioned) {
-            throw fail("rowDeletions/rowMoves.from/rowModificationsInOld", "old index path \(oldMentioned[offset]) is listed twice")
+            throw fail("rowDeletions/rowMoves.from/rowModificationsInOld", "old row path \(oldMentioned[offset]) is listed twice")
         }
         let added = SortedIndices.merge(rowInsertions, rowMoves.map(\.to).sorted())
         let newMentioned = SortedIndices.merge(added, rowModificationsInNew)
         if let offset = SortedIndices.firstDisorder(newMentioned) {
-            throw fail("rowInsertions/rowMoves.to/rowModificationsInNew", "new index path \(newMentioned[offset]) is listed twice")
+            throw fail("rowInsertions/rowMoves.to/rowModificationsInNew", "new row path \(newMentioned[offset]) is listed twice")
         }
         // UIKit's rule for every section that exists before and after.
         var removedPerOld = [Int](repeating: 0, count: oldSectionCount)
@@ -185,10 +185,10 @@ extension SectionedChangeset {
             guard let newSection = newOfOld[oldPath.section], newSection == newPath.section else {
                 throw fail("rowModificationsInNew", "old row \(oldPath) does not stay in the section of \(newPath)")
             }
-            let sectionStart = IndexPath(section: oldPath.section, row: 0)
+            let sectionStart = RowPath(section: oldPath.section, row: 0)
             let removedBefore = SortedIndices.lowerBound(removed, oldPath) - SortedIndices.lowerBound(removed, sectionStart)
             var row = oldPath.row - removedBefore
-            let addedStart = SortedIndices.lowerBound(added, IndexPath(section: newSection, row: 0))
+            let addedStart = SortedIndices.lowerBound(added, RowPath(section: newSection, row: 0))
             var cursor = addedStart
             while cursor < added.count && added[cursor].section == newSection && added[cursor].row <= row {
                 row += 1

@@ -28,8 +28,8 @@
 /// ```swift
 /// // old: [[a, b], [c]]   new: [[a], [x, c]]  (b deleted, x inserted before c)
 /// let changeset = SectionedChangeset(
-///     rowDeletions: [IndexPath(section: 0, row: 1)],
-///     rowInsertions: [IndexPath(section: 1, row: 0)])
+///     rowDeletions: [RowPath(section: 0, row: 1)],
+///     rowInsertions: [RowPath(section: 1, row: 0)])
 /// let new = [["a"], ["x", "c"]]
 /// let result = changeset.apply(to: [["a", "b"], ["c"]], insertedSection: { new[$0] }) { new[$0.section][$0.row] }
 /// print(result) // [["a"], ["x", "c"]]
@@ -42,14 +42,14 @@ public struct SectionedChangeset: Sendable, Hashable {
     /// Sections that changed place relative to the other surviving sections, ascending by `from`.
     /// Always empty for key-ordered sections, but computed.
     public var sectionMoves: [Move]
-    /// Removed rows of surviving sections, OLD index paths, ascending.
-    public var rowDeletions: [IndexPath]
-    /// Added rows of sections that existed before, NEW index paths, ascending.
-    public var rowInsertions: [IndexPath]
-    /// Modified rows that did not move, OLD index paths, ascending.
-    public var rowModificationsInOld: [IndexPath]
-    /// The same modified rows, NEW index paths, in the same order.
-    public var rowModificationsInNew: [IndexPath]
+    /// Removed rows of surviving sections, OLD row paths, ascending.
+    public var rowDeletions: [RowPath]
+    /// Added rows of sections that existed before, NEW row paths, ascending.
+    public var rowInsertions: [RowPath]
+    /// Modified rows that did not move, OLD row paths, ascending.
+    public var rowModificationsInOld: [RowPath]
+    /// The same modified rows, NEW row paths, in the same order.
+    public var rowModificationsInNew: [RowPath]
     /// Rows that move (between surviving sections or inside one), ascending by `from`.
     public var rowMoves: [RowMove]
 
@@ -62,10 +62,10 @@ public struct SectionedChangeset: Sendable, Hashable {
         sectionDeletions: [Int] = [],
         sectionInsertions: [Int] = [],
         sectionMoves: [Move] = [],
-        rowDeletions: [IndexPath] = [],
-        rowInsertions: [IndexPath] = [],
-        rowModificationsInOld: [IndexPath] = [],
-        rowModificationsInNew: [IndexPath] = [],
+        rowDeletions: [RowPath] = [],
+        rowInsertions: [RowPath] = [],
+        rowModificationsInOld: [RowPath] = [],
+        rowModificationsInNew: [RowPath] = [],
         rowMoves: [RowMove] = []
     ) {
         self.sectionDeletions = sectionDeletions
@@ -90,7 +90,7 @@ public struct SectionedChangeset: Sendable, Hashable {
     /// out of (into) such a section keeps only its insertion (deletion).
     ///
     /// ```swift
-    /// let move = RowMove(from: IndexPath(section: 0, row: 0), to: IndexPath(section: 0, row: 3))
+    /// let move = RowMove(from: RowPath(section: 0, row: 0), to: RowPath(section: 0, row: 3))
     /// let plain = SectionedChangeset(rowMoves: [move]).withoutMoves()
     /// print(plain.rowDeletions, plain.rowInsertions) // [[0, 0]] [[0, 3]]
     /// ```
@@ -103,8 +103,8 @@ public struct SectionedChangeset: Sendable, Hashable {
             if !movedOld.contains(move.from.section) { deletions.append(move.from) }
             if !movedNew.contains(move.to.section) { insertions.append(move.to) }
         }
-        var modificationsInOld: [IndexPath] = []
-        var modificationsInNew: [IndexPath] = []
+        var modificationsInOld: [RowPath] = []
+        var modificationsInNew: [RowPath] = []
         for (old, new) in zip(rowModificationsInOld, rowModificationsInNew) where !movedOld.contains(old.section) {
             modificationsInOld.append(old)
             modificationsInNew.append(new)

@@ -46,12 +46,12 @@ public struct SectionedQueryResults<S: Hashable & Comparable & Sendable, R: Reco
     /// The key of section `section`.
     public func sectionKey(at section: Int) -> S { base.sectionKey(at: section).key }
 
-    /// The record at `indexPath`.
+    /// The record at `path`.
     ///
     /// ```swift
-    /// let tweet = results[IndexPath(section: 0, row: 0)]
+    /// let tweet = results[RowPath(section: 0, row: 0)]
     /// ```
-    public subscript(indexPath: IndexPath) -> R { base[indexPath].value }
+    public subscript(path: RowPath) -> R { base[path].value }
 
     /// The records of section `section`, in order.
     ///

@@ -48,18 +48,18 @@ extension SectionedResults {
 
         let deletedSections = Set(sectionResolution.deletions.map(\.key))
         let insertedSections = Set(sectionResolution.insertions.map(\.key))
-        var oldPaths = IndexPathLookup(results: self)
-        var newPaths = IndexPathLookup(results: new)
+        var oldPaths = RowPathLookup(results: self)
+        var newPaths = RowPathLookup(results: new)
         var changeset = SectionedChangeset(
             sectionDeletions: sectionResolution.deletions.map(\.index),
             sectionInsertions: sectionResolution.insertions.map(\.index),
             sectionMoves: sectionResolution.moves.map { Move(from: $0.oldIndex, to: $0.newIndex) }
         )
         for (index, key) in resolution.deletions where !deletedSections.contains(sectionKeyOf(key)) {
-            changeset.rowDeletions.append(oldPaths.indexPath(flatIndex: index, key: key))
+            changeset.rowDeletions.append(oldPaths.rowPath(flatIndex: index, key: key))
         }
         for (index, key) in resolution.insertions where !insertedSections.contains(sectionKeyOf(key)) {
-            changeset.rowInsertions.append(newPaths.indexPath(flatIndex: index, key: key))
+            changeset.rowInsertions.append(newPaths.rowPath(flatIndex: index, key: key))
         }
         for row in resolution.moves {
             let leavesDeletedSection = deletedSections.contains(sectionKeyOf(row.oldKey))
@@ -67,19 +67,19 @@ extension SectionedResults {
             switch (leavesDeletedSection, entersInsertedSection) {
             case (false, false):
                 changeset.rowMoves.append(
-                    RowMove(from: oldPaths.indexPath(flatIndex: row.oldIndex, key: row.oldKey),
-                            to: newPaths.indexPath(flatIndex: row.newIndex, key: row.newKey)))
+                    RowMove(from: oldPaths.rowPath(flatIndex: row.oldIndex, key: row.oldKey),
+                            to: newPaths.rowPath(flatIndex: row.newIndex, key: row.newKey)))
             case (false, true):
-                changeset.rowDeletions.append(oldPaths.indexPath(flatIndex: row.oldIndex, key: row.oldKey))
+                changeset.rowDeletions.append(oldPaths.rowPath(flatIndex: row.oldIndex, key: row.oldKey))
             case (true, false):
-                changeset.rowInsertions.append(newPaths.indexPath(flatIndex: row.newIndex, key: row.newKey))
+                changeset.rowInsertions.append(newPaths.rowPath(flatIndex: row.newIndex, key: row.newKey))
             case (true, true):
                 break
             }
         }
         for row in resolution.modifications {
-            changeset.rowModificationsInOld.append(oldPaths.indexPath(flatIndex: row.oldIndex, key: row.oldKey))
-            changeset.rowModificationsInNew.append(newPaths.indexPath(flatIndex: row.newIndex, key: row.newKey))
+            changeset.rowModificationsInOld.append(oldPaths.rowPath(flatIndex: row.oldIndex, key: row.oldKey))
+            changeset.rowModificationsInNew.append(newPaths.rowPath(flatIndex: row.newIndex, key: row.newKey))
         }
         changeset.rowDeletions.sort()
         changeset.rowInsertions.sort()
@@ -102,9 +102,9 @@ extension SectionedResults {
     }
 }
 
-/// Converts flat indices of one ``SectionedResults`` version to index paths, remembering where
+/// Converts flat indices of one ``SectionedResults`` version to row paths, remembering where
 /// each section starts so that rows of the same section cost one lookup.
-struct IndexPathLookup<SectionKey: Hashable & Comparable, Key: Comparable, Value> {
+struct RowPathLookup<SectionKey: Hashable & Comparable, Key: Comparable, Value> {
     let results: SectionedResults<SectionKey, Key, Value>
     private var sections: [SectionKey: (index: Int, start: Int)] = [:]
 
@@ -112,17 +112,17 @@ struct IndexPathLookup<SectionKey: Hashable & Comparable, Key: Comparable, Value
         self.results = results
     }
 
-    /// The index path of the row with `key` at flat index `flatIndex`, O(log n) (cached per section).
-    mutating func indexPath(flatIndex: Int, key: Key) -> IndexPath {
+    /// The row path of the row with `key` at flat index `flatIndex`, O(log n) (cached per section).
+    mutating func rowPath(flatIndex: Int, key: Key) -> RowPath {
         let sectionKey = results.sectionKeyOf(key)
         if let known = sections[sectionKey] {
-            return IndexPath(section: known.index, row: flatIndex - known.start)
+            return RowPath(section: known.index, row: flatIndex - known.start)
         }
         guard let section = results.sections.index(of: sectionKey) else {
             preconditionFailure("SectionedResults: section \(sectionKey) of row \(key) is missing from the section index")
         }
         let start = results.flatStart(ofSectionKey: sectionKey)
         sections[sectionKey] = (section, start)
-        return IndexPath(section: section, row: flatIndex - start)
+        return RowPath(section: section, row: flatIndex - start)
     }
 }

@@ -15,7 +15,7 @@
 /// }
 /// let rows = RankedTree(sortedUniqueElements: [(key: Key(day: 1, id: 1), value: "a"), (key: Key(day: 2, id: 5), value: "b")])
 /// let results = SectionedResults(rows: rows) { $0.day }
-/// print(results.numberOfSections, results[IndexPath(section: 1, row: 0)].value) // 2 b
+/// print(results.numberOfSections, results[RowPath(section: 1, row: 0)].value) // 2 b
 /// ```
 public struct SectionedResults<SectionKey: Hashable & Comparable, Key: Comparable, Value> {
     /// All rows in flat order (sections are contiguous runs).
@@ -84,45 +84,45 @@ public struct SectionedResults<SectionKey: Hashable & Comparable, Key: Comparabl
         rows.partitionIndex { sectionKeyOf($0) >= sectionKey }
     }
 
-    /// The flat index of `indexPath`, O(log n).
+    /// The flat index of `path`, O(log n).
     ///
     /// ```swift
-    /// print(results.flatIndex(for: IndexPath(section: 1, row: 0)))
+    /// print(results.flatIndex(for: RowPath(section: 1, row: 0)))
     /// ```
-    public func flatIndex(for indexPath: IndexPath) -> Int {
+    public func flatIndex(for path: RowPath) -> Int {
         precondition(
-            indexPath.section >= 0 && indexPath.section < numberOfSections
-                && indexPath.row >= 0 && indexPath.row < numberOfRows(inSection: indexPath.section),
-            "SectionedResults: index path \(indexPath) is out of bounds"
+            path.section >= 0 && path.section < numberOfSections
+                && path.row >= 0 && path.row < numberOfRows(inSection: path.section),
+            "SectionedResults: row path \(path) is out of bounds"
         )
-        return flatStart(ofSectionKey: sectionKey(at: indexPath.section)) + indexPath.row
+        return flatStart(ofSectionKey: sectionKey(at: path.section)) + path.row
     }
 
-    /// The index path of the row at flat index `flatIndex`, O(log n).
+    /// The row path of the row at flat index `flatIndex`, O(log n).
     ///
     /// ```swift
-    /// print(results.indexPath(forFlatIndex: 0)) // [0, 0]
+    /// print(results.rowPath(forFlatIndex: 0)) // [0, 0]
     /// ```
-    public func indexPath(forFlatIndex flatIndex: Int) -> IndexPath {
+    public func rowPath(forFlatIndex flatIndex: Int) -> RowPath {
         let sectionKey = sectionKeyOf(rows[flatIndex].key)
         guard let section = sections.index(of: sectionKey) else {
             preconditionFailure("SectionedResults: section \(sectionKey) of flat row \(flatIndex) is missing from the section index")
         }
-        return IndexPath(section: section, row: flatIndex - flatStart(ofSectionKey: sectionKey))
+        return RowPath(section: section, row: flatIndex - flatStart(ofSectionKey: sectionKey))
     }
 
-    /// The index path of the row with `key`, or `nil`, O(log n).
+    /// The row path of the row with `key`, or `nil`, O(log n).
     ///
     /// ```swift
-    /// print(results.indexPath(of: results.rows[0].key)!) // [0, 0]
+    /// print(results.rowPath(of: results.rows[0].key)!) // [0, 0]
     /// ```
-    public func indexPath(of key: Key) -> IndexPath? {
-        rows.index(of: key).map(indexPath(forFlatIndex:))
+    public func rowPath(of key: Key) -> RowPath? {
+        rows.index(of: key).map(rowPath(forFlatIndex:))
     }
 
-    /// The row at `indexPath`, O(log n).
-    public subscript(indexPath: IndexPath) -> (key: Key, value: Value) {
-        rows[flatIndex(for: indexPath)]
+    /// The row at `path`, O(log n).
+    public subscript(path: RowPath) -> (key: Key, value: Value) {
+        rows[flatIndex(for: path)]
     }
 
     /// The rows of section `section`, iterated in O(log n + rows).

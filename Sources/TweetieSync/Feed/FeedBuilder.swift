@@ -63,7 +63,7 @@ public struct FeedBuilder<Row: Codable & Sendable & Hashable>: Sendable {
             return FeedMessage(snapshot: sections, feed: feed, position: update.position, reason: isFirst ? "initial" : "reset")
         }
         let changeset = moves ? update.changeset : update.changeset.withoutMoves()
-        func path(_ p: IndexPath) -> FeedPath { [p.section, p.row] }
+        func path(_ p: RowPath) -> FeedPath { [p.section, p.row] }
         var message = FeedMessage<Row>(changeFor: feed, position: update.position)
         message.sectionDeletions = changeset.sectionDeletions
         message.sectionInsertions = changeset.sectionInsertions.map { .init(index: $0, section: sections[$0]) }

@@ -68,7 +68,7 @@ public struct FeedState<Row: Codable & Sendable & Hashable>: Sendable, Hashable 
             rowModificationsInOld: try (message.rowModifications ?? []).map { try Self.path($0.old) },
             rowModificationsInNew: try (message.rowModifications ?? []).map { try Self.path($0.new) },
             rowMoves: try (message.rowMoves ?? []).map { RowMove(from: try Self.path($0.from), to: try Self.path($0.to)) })
-        var newRows: [IndexPath: Row] = [:]
+        var newRows: [RowPath: Row] = [:]
         for insertion in message.rowInsertions ?? [] { newRows[try Self.path(insertion.at)] = insertion.row }
         for modification in message.rowModifications ?? [] { newRows[try Self.path(modification.new)] = modification.row }
         for move in message.rowMoves ?? [] { newRows[try Self.path(move.to)] = move.row }
@@ -113,8 +113,8 @@ public struct FeedState<Row: Codable & Sendable & Hashable>: Sendable, Hashable 
         position = message.position
     }
 
-    private static func path(_ path: FeedPath) throws -> IndexPath {
+    private static func path(_ path: FeedPath) throws -> RowPath {
         guard path.count == 2 else { throw InvalidMessage(description: "an index path must be [section, row], got \(path)") }
-        return IndexPath(section: path[0], row: path[1])
+        return RowPath(section: path[0], row: path[1])
     }
 }

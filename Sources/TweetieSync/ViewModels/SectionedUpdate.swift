@@ -67,13 +67,13 @@ public struct SectionedUpdate<Row: Codable & Sendable & Hashable>: Sendable {
     /// ```
     public var rowCount: Int { sections.reduce(0) { $0 + $1.rows.count } }
 
-    /// The row at `indexPath`.
+    /// The row at `path`.
     ///
     /// ```swift
-    /// let row = update.row(at: TweetieDB.IndexPath(section: 0, row: 0))
+    /// let row = update.row(at: RowPath(section: 0, row: 0))
     /// ```
-    public func row(at indexPath: TweetieDB.IndexPath) -> Row {
-        sections[indexPath.section].rows[indexPath.row]
+    public func row(at path: RowPath) -> Row {
+        sections[path.section].rows[path.row]
     }
 }
 

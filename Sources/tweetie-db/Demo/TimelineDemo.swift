@@ -104,7 +104,7 @@ final class TimelineDemo: Sendable {
                 event.appliedExactly = applied.count == new.count && zip(applied, new).allSatisfy { rows, section in
                     rows.count == section.rows.count && zip(rows, section.rows).allSatisfy { $0.hasSameContent(as: $1) }
                 }
-                func rows(_ paths: [TweetieDB.IndexPath]) -> Set<Int64> { Set(paths.map { new[$0.section].rows[$0.row].id }) }
+                func rows(_ paths: [RowPath]) -> Set<Int64> { Set(paths.map { new[$0.section].rows[$0.row].id }) }
                 event.insertedIds = rows(update.changeset.rowInsertions).union(update.changeset.sectionInsertions.flatMap { new[$0].rows.map(\.id) })
                 event.modifiedIds = rows(update.changeset.rowModificationsInNew)
                 event.movedIds = rows(update.changeset.rowMoves.map(\.to))

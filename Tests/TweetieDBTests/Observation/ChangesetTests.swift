@@ -73,10 +73,10 @@ struct ChangesetTests {
     func sectionedValidatorRejects() {
         let good = SectionedChangeset(
             sectionDeletions: [1], sectionInsertions: [0],
-            rowDeletions: [IndexPath(section: 0, row: 0)],
-            rowInsertions: [IndexPath(section: 1, row: 1)],
-            rowModificationsInOld: [IndexPath(section: 0, row: 1)],
-            rowModificationsInNew: [IndexPath(section: 1, row: 0)])
+            rowDeletions: [RowPath(section: 0, row: 0)],
+            rowInsertions: [RowPath(section: 1, row: 1)],
+            rowModificationsInOld: [RowPath(section: 0, row: 1)],
+            rowModificationsInNew: [RowPath(section: 1, row: 0)])
         // old: [2 rows, 3 rows]; new: [4 rows (inserted), 2 rows]
         #expect(throws: Never.self) { try good.validate(oldRowCounts: [2, 3], newRowCounts: [4, 2]) }
         let old = [["a", "b"], ["c", "d", "e"]]
@@ -84,16 +84,16 @@ struct ChangesetTests {
         let applied = good.apply(to: old, insertedSection: { new[$0] }) { new[$0.section][$0.row] }
         #expect(applied == [["w", "x", "y", "z"], ["B", "q"]])
         var broken = good
-        broken.rowDeletions.append(IndexPath(section: 1, row: 0))  // a row of a deleted section
+        broken.rowDeletions.append(RowPath(section: 1, row: 0))  // a row of a deleted section
         #expect(throws: ChangesetValidationError.self) { try broken.validate(oldRowCounts: [2, 3], newRowCounts: [4, 1]) }
         broken = good
-        broken.rowInsertions = [IndexPath(section: 0, row: 0)]  // into an inserted section
+        broken.rowInsertions = [RowPath(section: 0, row: 0)]  // into an inserted section
         #expect(throws: ChangesetValidationError.self) { try broken.validate(oldRowCounts: [2, 3], newRowCounts: [4, 2]) }
         broken = good
         broken.rowInsertions = []  // row counts no longer add up
         #expect(throws: ChangesetValidationError.self) { try broken.validate(oldRowCounts: [2, 3], newRowCounts: [4, 2]) }
         broken = good
-        broken.rowMoves = [RowMove(from: IndexPath(section: 0, row: 1), to: IndexPath(section: 1, row: 1))]  // moved and reloaded
+        broken.rowMoves = [RowMove(from: RowPath(section: 0, row: 1), to: RowPath(section: 1, row: 1))]  // moved and reloaded
         #expect(throws: ChangesetValidationError.self) { try broken.validate(oldRowCounts: [2, 3], newRowCounts: [4, 2]) }
     }
 }

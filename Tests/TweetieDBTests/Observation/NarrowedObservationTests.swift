@@ -105,7 +105,7 @@ struct NarrowedObservationTests {
         let old = initial.results.sections.map(\.rows)
         try moved.changeset.validate(oldRowCounts: old.map(\.count), newRowCounts: fresh.map(\.count))
         #expect(moved.changeset.rowModificationsInOld.isEmpty && moved.changeset.rowModificationsInNew.isEmpty)
-        #expect(moved.changeset.rowInsertions == [IndexPath(section: 0, row: 0)])
+        #expect(moved.changeset.rowInsertions == [RowPath(section: 0, row: 0)])
         #expect(moved.changeset.rowDeletions.isEmpty)
         #expect(moved.changeset.rowMoves.count == 2)
         let applied = moved.changeset.apply(to: old, insertedSection: { fresh[$0] }, newElement: { fresh[$0.section][$0.row] })
@@ -119,7 +119,7 @@ struct NarrowedObservationTests {
         let edited = try await LiveQueryTests.nextSectioned(iterator)
         let freshAgain = try await sections()
         #expect(edited.results.sections.map(\.rows) == freshAgain)
-        #expect(Set(edited.changeset.rowModificationsInNew) == [IndexPath(section: 0, row: 2), IndexPath(section: 1, row: 1)])
+        #expect(Set(edited.changeset.rowModificationsInNew) == [RowPath(section: 0, row: 2), RowPath(section: 1, row: 1)])
         #expect(edited.changeset.rowMoves.isEmpty && edited.changeset.rowInsertions.isEmpty)
     }
 

@@ -25,7 +25,7 @@ struct SectionedChangesPropertyTests {
             let newCounts = newSections.map(\.count)
             try changeset.validate(oldRowCounts: oldCounts, newRowCounts: newCounts)
             #expect(changeset.sectionMoves.isEmpty, "\(context): key-ordered sections never move")
-            let element = { (path: IndexPath) in newSections[path.section][path.row] }
+            let element = { (path: RowPath) in newSections[path.section][path.row] }
             #expect(changeset.apply(to: oldSections, insertedSection: { newSections[$0] }, newElement: element) == newSections, "\(context)")
             let plain = changeset.withoutMoves()
             try plain.validate(oldRowCounts: oldCounts, newRowCounts: newCounts)
@@ -34,12 +34,12 @@ struct SectionedChangesPropertyTests {
 
             // Rows that keep their key never move, and the flat/index-path conversions agree.
             for change in scenario.changes {
-                guard let oldKey = change.oldKey, oldKey == change.newKey, let path = old.indexPath(of: oldKey) else { continue }
+                guard let oldKey = change.oldKey, oldKey == change.newKey, let path = old.rowPath(of: oldKey) else { continue }
                 #expect(!changeset.rowMoves.contains { $0.from == path }, "\(context): same-key row moved")
             }
             for _ in 0..<5 where !scenario.new.isEmpty {
                 let flat = Int.random(in: 0..<scenario.new.count, using: &rng)
-                let path = new.indexPath(forFlatIndex: flat)
+                let path = new.rowPath(forFlatIndex: flat)
                 #expect(new.flatIndex(for: path) == flat, "\(context)")
                 #expect(new[path].key == scenario.new[flat].key, "\(context)")
                 #expect(newSections[path.section][path.row] == scenario.new[flat], "\(context)")
@@ -65,7 +65,7 @@ struct SectionedChangesPropertyTests {
         #expect(changeset.sectionDeletions == [0])
         #expect(changeset.sectionInsertions == [1])
         #expect(changeset.rowDeletions.isEmpty && changeset.rowInsertions.isEmpty)
-        #expect(changeset.rowMoves == [RowMove(from: IndexPath(section: 1, row: 0), to: IndexPath(section: 0, row: 1))])
+        #expect(changeset.rowMoves == [RowMove(from: RowPath(section: 1, row: 0), to: RowPath(section: 0, row: 1))])
         #expect(changeset.rowModificationsInOld.isEmpty)
         try changeset.validate(oldRowCounts: [1, 2], newRowCounts: [2, 1])
     }
@@ -82,7 +82,7 @@ struct SectionedChangesPropertyTests {
             RowChange(oldKey: TestKey(day: 0, rank: 1, id: 1), newKey: TestKey(day: 1, rank: -1, id: 1),
                       newValue: TestRow(id: 1, version: 1), contentChanged: true),
         ])
-        #expect(changeset.rowMoves == [RowMove(from: IndexPath(section: 0, row: 1), to: IndexPath(section: 1, row: 0))])
+        #expect(changeset.rowMoves == [RowMove(from: RowPath(section: 0, row: 1), to: RowPath(section: 1, row: 0))])
         #expect(changeset.rowModificationsInOld.isEmpty)
         try changeset.validate(oldRowCounts: [2, 1], newRowCounts: [1, 2])
         // The flat changeset keeps the same row in place as a modification.

@@ -47,7 +47,7 @@ struct ListTimelineViewModelTests {
         #expect(first.sections.map(\.title) == ["Sunday, Dec 9", "Saturday, Dec 8"])
         #expect(first.sections.map { $0.rows.map(\.id) } == [[1, 2], [3]])
         #expect(first.rowCount == 3)
-        let row = first.row(at: TweetieDB.IndexPath(section: 0, row: 0))
+        let row = first.row(at: RowPath(section: 0, row: 0))
         #expect(row == TimelineRow(id: 1, author: "Ann", handle: "@ann", text: "tweet 1", relativeTime: "5m",
                                    imageURL: "https://example.com/ann.png", created: Self.now - 300))
         #expect(first.sections[0].rows[1].relativeTime == "3h")
@@ -58,7 +58,7 @@ struct ListTimelineViewModelTests {
                                         list: Sample.list, into: store)
         let second = try #require(try await updates.next())
         #expect(!second.isInitial)
-        #expect(second.changeset.rowInsertions == [TweetieDB.IndexPath(section: 1, row: 0)])
+        #expect(second.changeset.rowInsertions == [RowPath(section: 1, row: 0)])
         #expect(Self.apply(second, to: first) == second.sections.map(\.rows))
 
         // Only shown fields count as modifications: new counts on tweet 1 do not, an edit of tweet 2 does.
@@ -71,8 +71,8 @@ struct ListTimelineViewModelTests {
             try tx.add(edited, update: .modified)
         }
         let third = try #require(try await updates.next())
-        #expect(third.changeset == SectionedChangeset(rowModificationsInOld: [TweetieDB.IndexPath(section: 0, row: 1)],
-                                                      rowModificationsInNew: [TweetieDB.IndexPath(section: 0, row: 1)]))
+        #expect(third.changeset == SectionedChangeset(rowModificationsInOld: [RowPath(section: 0, row: 1)],
+                                                      rowModificationsInNew: [RowPath(section: 0, row: 1)]))
         #expect(third.sections[0].rows[1].text == "edited")
         #expect(Self.apply(third, to: second) == third.sections.map(\.rows))
     }
