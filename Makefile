@@ -34,8 +34,9 @@ build: deps
 # The main job: the live list timeline on the simulated source, stored in the default database
 # ($$TWEETIE_DB, else ~/.local/share/tweetie-db). Pass options with DEMO_ARGS="--ticks 30".
 #
-# On a checkout that has built nothing yet (a fresh clone), the demo builds without the Serve trait's
-# HTTP stack (Package.swift), which tweetie-db does not use: SwiftPM fetches 7 packages instead of 30.
+# On a checkout that has built nothing yet (a fresh clone), the demo builds with the Tools trait only,
+# without the Serve trait's HTTP stack (Package.swift), which tweetie-db does not use: SwiftPM fetches
+# 7 packages instead of 30.
 # It also builds the way a one-off build is fastest: whole modules (-wmo, with as many code-generation
 # threads as cores) and no debug information. swift-syntax, which @Record needs, is most of that
 # build; a fresh clone on 2 cores, back to back: 158 s to build with SwiftPM's defaults, 124 s so
@@ -43,7 +44,7 @@ build: deps
 # packages again, incrementally and with debug information.
 # Once the HTTP stack is there (after `make test` or `make serve`), the demo uses the default traits
 # and flags, so that switching between `make demo` and `make test` recompiles nothing.
-DEMO_FAST_FLAGS = --disable-default-traits -debug-info-format none -Xswiftc -wmo -Xswiftc -num-threads -Xswiftc $(shell nproc 2>/dev/null || echo 2)
+DEMO_FAST_FLAGS = --disable-default-traits --traits Tools -debug-info-format none -Xswiftc -wmo -Xswiftc -num-threads -Xswiftc $(shell nproc 2>/dev/null || echo 2)
 DEMO_BUILD_FLAGS ?= $(if $(wildcard .build/checkouts/hummingbird),,$(DEMO_FAST_FLAGS))
 demo: deps
 	$(SWIFT) build $(DEMO_BUILD_FLAGS) --product tweetie-db

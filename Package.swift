@@ -13,13 +13,20 @@ let package = Package(
         // The HTTP server: its own product, so that tweetie-db and `make demo` never build the HTTP stack.
         .executable(name: "tweetie-serve", targets: ["tweetie-serve"]),
     ],
-    // `Serve` (on by default) brings tweetie-serve's HTTP stack: Hummingbird, SwiftNIO, swift-prometheus
-    // and what they need, about twenty packages. With the trait off (`swift build --disable-default-traits`,
-    // or `traits: []` on a package that depends on this one) SwiftPM does not even fetch them: that is
-    // how `make demo` stays small on a fresh clone. The tweetie-serve targets need the trait.
+    // A package that depends on this one resolves only what its products need. SwiftPM prunes a
+    // dependency whose every use is conditioned on a trait that is off, so what only the executables
+    // use sits behind a trait:
+    // - `Tools` (on by default): the command-line tools' packages, swift-argument-parser and
+    //   hdrhistogram-swift (with swift-numerics). Every executable target needs it.
+    // - `Serve` (on by default; it turns `Tools` on): tweetie-serve's HTTP stack, Hummingbird, SwiftNIO,
+    //   swift-prometheus and what they need, about twenty packages.
+    // With both off (`traits: []` on a package that depends on this one) a library user resolves
+    // swift-syntax (for `@Record`) and swift-log (TweetieSync's logging) and nothing else; `make demo`
+    // builds with `Tools` only, so a fresh clone never fetches the HTTP stack.
     traits: [
-        .trait(name: "Serve", description: "The tweetie-serve HTTP server and its benchmark (Hummingbird, SwiftNIO, swift-prometheus)."),
-        .default(enabledTraits: ["Serve"]),
+        .trait(name: "Tools", description: "The command-line tools tweetie-db, tweetie-torture and tweetie-serve (swift-argument-parser, hdrhistogram-swift)."),
+        .trait(name: "Serve", description: "The tweetie-serve HTTP server and its benchmark (Hummingbird, SwiftNIO, swift-prometheus).", enabledTraits: ["Tools"]),
+        .default(enabledTraits: ["Tools", "Serve"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -67,9 +74,9 @@ let package = Package(
             dependencies: [
                 "TweetieDB",
                 "TweetieSync",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser", condition: .when(traits: ["Tools"])),
                 .product(name: "Logging", package: "swift-log"),
-                .product(name: "Histogram", package: "hdrhistogram-swift"),
+                .product(name: "Histogram", package: "hdrhistogram-swift", condition: .when(traits: ["Tools"])),
             ],
             // `feed --schema`: the published schema, embedded (a link to schemas/tweetie-feed.schema.json).
             resources: [.embedInCode("Resources/tweetie-feed.schema.json")]
@@ -79,7 +86,7 @@ let package = Package(
             dependencies: [
                 "TweetieDB",
                 "TweetieSync",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser", condition: .when(traits: ["Tools"])),
             ]
         ),
         .target(
@@ -130,7 +137,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "tweetie-serve",
-            dependencies: ["TweetieServe", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+            dependencies: ["TweetieServe", .product(name: "ArgumentParser", package: "swift-argument-parser", condition: .when(traits: ["Tools"]))]
         ),
         .executableTarget(
             name: "tweetie-serve-bench",
@@ -139,8 +146,8 @@ let package = Package(
                 "TweetieServe",
                 "TweetieSync",
                 .product(name: "NIOCore", package: "swift-nio", condition: .when(traits: ["Serve"])),
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                .product(name: "Histogram", package: "hdrhistogram-swift"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser", condition: .when(traits: ["Tools"])),
+                .product(name: "Histogram", package: "hdrhistogram-swift", condition: .when(traits: ["Tools"])),
                 .product(name: "NIOPosix", package: "swift-nio", condition: .when(traits: ["Serve"])),
             ]
         ),
