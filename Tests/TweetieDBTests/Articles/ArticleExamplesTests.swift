@@ -4,35 +4,32 @@ import TweetieDB
 import TweetieTestSupport
 
 // The examples of the TweetieDBCore.docc articles (Getting Started, Records and Indexes, Live Queries
-// and Changesets), written here as the articles show them so that they keep compiling and stay
-// true. An article's example changes here first. Only the public API is imported.
+// and Changesets), run: each test does what an article shows and checks that it does what the
+// article says. DocumentationExamplesTests type-checks the articles' own text; this file keeps their
+// types and calls, with the results checked. Only the public API is imported.
 
 /// The articles' record type.
-struct Note: Record, Identifiable, Equatable {
-    static let collectionName = "notes"
-    static let byUpdated = Index<Note>.on("updated", order: .descending, \.updated)                // newest first
+@Record(collection: "notes")
+struct Note: Identifiable, Equatable, Sendable {
     static let byAuthor = Index<Note>.on("author", \.author).then(order: .descending, \.updated)  // by author, newest first
     static let indexes = [byUpdated.index, byAuthor.index]
 
     var id: Int64
     var author: String
     var text: String
-    var updated: Date
+    @Indexed(order: .descending) var updated: Date    // declares Note.byUpdated, newest first
 }
 
 /// Records and Indexes: a unique index and a `String` primary key.
-struct Account: Record, Identifiable {
-    static let collectionName = "accounts"
-    static let byEmail = Index<Account>.on("email", unique: true, \.email)
-    static let indexes = [byEmail.index]
-
-    var id: String          // the primary key: `Identifiable` with a `KeyComponent` id
-    var email: String
+@Record(collection: "accounts")
+struct Account: Identifiable, Sendable {
+    var id: String                          // the primary key: a `String`
+    @Indexed(unique: true) var email: String  // Account.byEmail
 }
 
 /// Records and Indexes: the second schema version of a record, and its migration.
-struct Label: Record, Identifiable {
-    static let collectionName = "labels"
+@Record(collection: "labels")
+struct Label: Identifiable, Sendable {
     static let schemaVersion = 2         // was 1, when `name` could be mixed case
 
     var id: Int64
