@@ -38,7 +38,7 @@ public final class TweetieServer: Sendable {
         /// The most distinct feeds observed at once (each `/feeds/person/NAME` is one).
         public var maxFeeds = 256
         /// The list the feeds show.
-        public var list = ListIdentifier(username: "icanzilb", slug: "RxSwift")
+        public var list = ListIdentifier.rxSwift
         /// The reference time of relative times, fixed for the server's lifetime.
         public var now = Date()
         /// How often an idle SSE client gets a keep-alive comment.

@@ -13,7 +13,7 @@ struct BenchCommand: ParsableCommand {
             commandName: "reads",
             abstract: "Time the first page of the timeline, a full decoded scan of the stored tweets, and verify's page check.")
 
-        @OptionGroup var database: DatabaseOptions
+        @OptionGroup var database: ReadDatabaseOptions
 
         @Option(help: "How many times each measurement is repeated.")
         var rounds: Int = 5

@@ -23,7 +23,7 @@ struct FeedCommand: AsyncParsableCommand {
     }
 
     struct Options: ParsableArguments {
-        @OptionGroup var database: DatabaseOptions
+        @OptionGroup var database: ReadDatabaseOptions
 
         @Flag(help: "Keep streaming changes as any process commits, until interrupted.")
         var follow = false
@@ -65,7 +65,7 @@ struct FeedCommand: AsyncParsableCommand {
         @OptionGroup var options: Options
 
         @Option(help: "The list, as OWNER/SLUG.")
-        var list: String = "icanzilb/RxSwift"
+        var list: String = ListIdentifier.rxSwift.key
 
         @Option(help: "How rows are grouped: day (one section per UTC day, newest first) or none (one section).")
         var sections: SectioningArgument = .day
@@ -107,7 +107,7 @@ struct FeedCommand: AsyncParsableCommand {
         @OptionGroup var options: Options
 
         @Option(help: "The list, as OWNER/SLUG.")
-        var list: String = "icanzilb/RxSwift"
+        var list: String = ListIdentifier.rxSwift.key
 
         func validate() throws { _ = try parseList(list) }
 
@@ -148,11 +148,11 @@ private func stream<Row>(_ feed: ChangeFeed<Row>, _ options: FeedCommand.Options
     }
 }
 
-/// Parses `OWNER/SLUG`.
+/// Parses `--list` (`OWNER/SLUG`), its error a usage error.
 func parseList(_ text: String) throws -> ListIdentifier {
-    let parts = text.split(separator: "/", omittingEmptySubsequences: false)
-    guard parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty else {
-        throw ValidationError("'\(text)' is not a list: write it as OWNER/SLUG, like icanzilb/RxSwift.")
+    do {
+        return try ListIdentifier(parsing: text)
+    } catch {
+        throw ValidationError(error.description)
     }
-    return ListIdentifier(username: String(parts[0]), slug: String(parts[1]))
 }

@@ -15,7 +15,7 @@ struct ServeBench: AsyncParsableCommand {
         commandName: "tweetie-serve-bench",
         abstract: "Load benchmark: N SSE clients follow the list feed of a running tweetie-serve while K commits land.",
         discussion: """
-            Start tweetie-serve on the same database first, with --max-clients at least N (it raises its own file-descriptor limit to match; so does this bench, and both say so when the hard limit is too low). Each commit rewrites the text of the list's newest tweet (one row modification); the bench then waits until every client has received that commit's message, or --timeout, and pauses before the next. Reports commit → last client (the issue's "commit → every client received") and commit → each client, p50, p99 and max (HdrHistogram), from the commit's return to the read that carried the message's id; with --server-pid, the server's RSS (after connecting, at the end, and its peak) and CPU time over the commits.
+            Start tweetie-serve on the same database first, with --max-clients at least N (it raises its own file-descriptor limit to match; so does this bench, and both say so when the hard limit is too low). Each commit rewrites the text of the list's newest tweet (one row modification); the bench then waits until every client has received that commit's message, or --timeout, and pauses before the next. Reports commit → last client (every client has received it) and commit → each client, p50, p99 and max (HdrHistogram), from the commit's return to the read that carried the message's id; with --server-pid, the server's RSS (after connecting, at the end, and its peak) and CPU time over the commits.
             """)
 
     @Option(name: .customLong("db"), help: "The database tweetie-serve serves.")
@@ -43,7 +43,7 @@ struct ServeBench: AsyncParsableCommand {
     var serverPID: Int32?
 
     @Option(help: "The list, as OWNER/SLUG.")
-    var list = "icanzilb/RxSwift"
+    var list = ListIdentifier.rxSwift.key
 
     func validate() throws {
         guard clients >= 1 else { throw ValidationError("--clients must be at least 1, got \(clients).") }
@@ -52,16 +52,17 @@ struct ServeBench: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let parts = list.split(separator: "/")
-        guard parts.count == 2 else { throw ValidationError("--list is OWNER/SLUG") }
+        let list: ListIdentifier
+        do { list = try ListIdentifier(parsing: self.list) } catch { throw ValidationError(error.description) }
         do {
             try FileDescriptorLimit.raise(toAtLeast: UInt64(clients) + 256)
         } catch {
             throw ValidationError("\(clients) clients need \(clients + 256) file descriptors: \(error)")
         }
-        let store = try TweetieDatabase.open(at: path)
+        let store: Store
+        do { store = try TweetieDatabase.openExisting(at: path).store } catch { throw ValidationError("\(error)") }
         defer { store.close() }
-        let query = TimelineTarget.list(ListIdentifier(username: String(parts[0]), slug: String(parts[1]))).storedTweets
+        let query = TimelineTarget.list(list).storedTweets
         guard var tweet = try await store.read({ try $0.fetch(query) }).first else {
             throw ValidationError("the list has no tweets: run tweetie-db sync first")
         }

@@ -39,7 +39,7 @@ struct TweetieServeCommand: AsyncParsableCommand {
     var keepAlive = 15.0
 
     @Option(help: "The list the feeds show, as OWNER/SLUG.")
-    var list = "icanzilb/RxSwift"
+    var list = ListIdentifier.rxSwift.key
 
     @Option(parsing: .unconditional,
             help: ArgumentHelp("The reference time for relative times and day titles (default: when the server starts); fixed while it runs.",
@@ -76,7 +76,12 @@ struct TweetieServeCommand: AsyncParsableCommand {
         let path = self.path ?? TweetieDatabase.defaultPath()
         let store: Store
         do {
-            store = try openExisting(path)
+            let (opened, readOnlyBecause) = try TweetieDatabase.openExisting(at: path)
+            if let readOnlyBecause { FileHandle.standardError.write(Data("tweetie-serve: note: opened \(path) read-only (\(readOnlyBecause))\n".utf8)) }
+            store = opened
+        } catch let error as TweetieDatabase.NotAnExistingDatabase {
+            FileHandle.standardError.write(Data("tweetie-serve: \(error)\n".utf8))
+            throw ExitCode.failure
         } catch {
             FileHandle.standardError.write(Data("tweetie-serve: cannot open the database at \(path): \(error)\n".utf8))
             throw ExitCode.failure
@@ -112,24 +117,11 @@ struct TweetieServeCommand: AsyncParsableCommand {
         FileHandle.standardError.write(Data("tweetie-serve: warning: \(message)\n".utf8))
     }
 
-    /// Opens an existing database without creating anything, read-only when it cannot be written.
-    private func openExisting(_ path: String) throws -> Store {
-        var configuration = StoreConfiguration()
-        configuration.createDatabase = false
-        do {
-            return try TweetieDatabase.open(at: path, configuration: configuration)
-        } catch let error as StoreError {
-            guard case .system(let code) = error.code, [EACCES, EPERM, EROFS].contains(code) else { throw error }
-            configuration.readOnly = true
-            return try TweetieDatabase.open(at: path, configuration: configuration)
-        }
-    }
-
     private func listIdentifier() throws -> ListIdentifier {
-        let parts = list.split(separator: "/", omittingEmptySubsequences: false)
-        guard parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty else {
-            throw ValidationError("'\(list)' is not a list: write it as OWNER/SLUG, like icanzilb/RxSwift.")
+        do {
+            return try ListIdentifier(parsing: list)
+        } catch {
+            throw ValidationError(error.description)
         }
-        return ListIdentifier(username: String(parts[0]), slug: String(parts[1]))
     }
 }

@@ -33,7 +33,7 @@ struct HelpAndExitStatusTests {
     @Test func helpSaysTrueThings() throws {
         let show = try CLI.run(["tweets", "show", "--help"]).output
         #expect(show.contains("table, json, or ndjson"), "\(show)")
-        for reader in [["stats"], ["tweets", "list"], ["export"], ["verify"], ["backup"]] {
+        for reader in [["stats"], ["tweets", "list"], ["export"], ["verify"], ["backup"], ["feed", "list"], ["feed", "person"], ["bench", "reads"]] {
             let help = try Self.help(reader)
             #expect(!help.contains("is created") && help.contains("this command only reads it"), "\(reader): \(help)")
         }

@@ -36,3 +36,33 @@ extension ListIdentifier {
     /// ```
     public var key: String { "\(username)/\(slug)" }
 }
+
+extension ListIdentifier {
+    /// The book's list, which every command and the server follow unless told otherwise (and the
+    /// one the simulated source serves).
+    ///
+    /// ```swift
+    /// print(ListIdentifier.rxSwift.key) // "icanzilb/RxSwift"
+    /// ```
+    public static let rxSwift = ListIdentifier(username: "icanzilb", slug: "RxSwift")
+
+    /// Text that is not a list: what `init(parsing:)` throws, its sentence naming the text and the
+    /// form expected.
+    public struct ParseError: Error, CustomStringConvertible, Sendable {
+        /// The text that was given.
+        public var text: String
+        public var description: String { "'\(text)' is not a list: write it as OWNER/SLUG, like \(ListIdentifier.rxSwift.key)." }
+    }
+
+    /// Parses the form ``key`` prints, `OWNER/SLUG`: exactly one `/`, neither side empty. This is how
+    /// `tweetie-db`, `tweetie-serve` and their benchmarks read `--list`.
+    ///
+    /// ```swift
+    /// let list = try ListIdentifier(parsing: "icanzilb/RxSwift")   // "RxSwift" alone throws
+    /// ```
+    public init(parsing text: String) throws(ParseError) {
+        let parts = text.split(separator: "/", omittingEmptySubsequences: false)
+        guard parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty else { throw ParseError(text: text) }
+        self.init(username: String(parts[0]), slug: String(parts[1]))
+    }
+}

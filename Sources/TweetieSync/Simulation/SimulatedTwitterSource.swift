@@ -74,7 +74,7 @@ public actor SimulatedTwitterSource: TwitterAPI {
     ///   - historyDays: Over how many days before `origin` those tweets are spread.
     public init(
         seed: UInt64,
-        list: ListIdentifier = ListIdentifier(username: "icanzilb", slug: "RxSwift"),
+        list: ListIdentifier = .rxSwift,
         pageSize: Int = 20,
         origin: Date = Date(timeIntervalSince1970: 1_544_259_600),
         initialTweets: Int = 60,

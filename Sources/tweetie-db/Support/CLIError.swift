@@ -22,13 +22,7 @@ struct CLIError: Error, CustomStringConvertible {
     /// Why `errno` `code` stopped an access to `path`: for a permission problem, who owns it, its
     /// mode and who this process is.
     static func reason(_ code: Int32, of path: String) -> String {
-        var text = "\(String(cString: strerror(code))) (errno \(code))"
-        if code == EACCES || code == EPERM {
-            var status = stat()
-            let owner = stat(path, &status) == 0 ? "\(path) is owned by uid \(status.st_uid) with mode 0\(String(status.st_mode & 0o7777, radix: 8)), and " : ""
-            text = "permission denied: \(owner)this process runs as uid \(geteuid())"
-        }
-        return text
+        TweetieDatabase.reason(code, of: path)
     }
 
     /// Turns a database error into the sentence a user needs.

@@ -11,7 +11,7 @@ protocol DatabaseAccess {
     static var discussion: String { get }
 }
 
-/// The command creates the database when it is missing (`sync`, `import`, `demo`, `bench`).
+/// The command creates the database when it is missing (`sync`, `import`, `demo`).
 enum CreatesDatabase: DatabaseAccess {
     static var discussion: String { "It is created, with owner-only permissions, when missing." }
 }
@@ -76,36 +76,21 @@ struct DatabaseLocation<Access: DatabaseAccess>: ParsableArguments {
         return configuration
     }
 
-    /// Opens the database for reading: it must exist and be a complete TweetieDB database, and
-    /// nothing is created (an empty or incomplete `data.mdb` is refused).
-    ///
-    /// It is opened for writing when this user can write it (so a changed index definition is
-    /// rebuilt as usual); when permissions, a read-only mount or an immutable file forbid that, it
-    /// is opened read-only instead, and one line on stderr says so and why.
+    /// Opens the database for reading as every reading command does
+    /// (`TweetieDatabase.openExisting`): it must exist and be a complete TweetieDB database, nothing
+    /// is created, and when it cannot be written it is opened read-only, one line on stderr saying so
+    /// and why.
     func openExisting() throws -> Store {
         let path = resolvedPath
-        try checkReachable(path)
-        var configuration = self.configuration
-        configuration.createDatabase = false
-        let writableFailure: StoreError
         do {
-            return try TweetieDatabase.open(at: path, configuration: configuration)
-        } catch let error as StoreError {
-            guard case .system(let code) = error.code, [EACCES, EPERM, EROFS].contains(code) else {
-                throw CLIError(describing: error, path: path)
-            }
-            writableFailure = error
-        }
-        configuration.readOnly = true
-        let store: Store
-        do {
-            store = try TweetieDatabase.open(at: path, configuration: configuration)
+            let (store, readOnlyBecause) = try TweetieDatabase.openExisting(at: path, configuration: configuration)
+            if let readOnlyBecause { Out.error("note: opened \(path) read-only (\(readOnlyBecause))") }
+            return store
+        } catch let error as TweetieDatabase.NotAnExistingDatabase {
+            throw CLIError(error.description)
         } catch let error as StoreError {
             throw CLIError(describing: error, path: path)
         }
-        let lock = store.withoutLockFile.map { "; reading without the lock file: \($0)" } ?? ""
-        Out.error("note: opened \(path) read-only (\(writableFailure.message))\(lock)")
-        return store
     }
 
     /// Opens the database for writing, creating it when missing (and completing a creation that
@@ -119,29 +104,6 @@ struct DatabaseLocation<Access: DatabaseAccess>: ParsableArguments {
             return try TweetieDatabase.open(at: path, configuration: configuration)
         } catch let error as StoreError {
             throw CLIError(describing: error, path: path)
-        }
-    }
-
-    /// Refuses, with what, where and why, a database directory that is missing, not a directory,
-    /// out of this user's reach, or without `data.mdb`.
-    private func checkReachable(_ path: String) throws {
-        var status = stat()
-        if stat(path, &status) != 0 {
-            let code = errno
-            if code == ENOENT {
-                throw CLIError("no database at \(path): run 'tweetie-db sync' or 'tweetie-db demo' first, or pass --db")
-            }
-            throw CLIError("cannot reach \(path): \(CLIError.reason(code, of: Paths.parent(of: path)))")
-        }
-        guard status.st_mode & S_IFMT == S_IFDIR else {
-            throw CLIError("\(path) is not a TweetieDB database (it is a file, not a database directory)")
-        }
-        if stat(path + "/data.mdb", &status) != 0 {
-            let code = errno
-            if code == ENOENT {
-                throw CLIError("\(path) is not a TweetieDB database (it has no data.mdb)")
-            }
-            throw CLIError("cannot read the database in \(path): \(CLIError.reason(code, of: path))")
         }
     }
 }

@@ -13,7 +13,7 @@ struct SourceOptions: ParsableArguments {
     var seed: UInt64 = 2018
 
     @Option(help: "The list, as OWNER/SLUG (the simulated source always serves icanzilb/RxSwift).")
-    var list: String = "icanzilb/RxSwift"
+    var list: String = ListIdentifier.rxSwift.key
 
     /// Checks the choice; `simulatedFlag` is `sync`'s explicit `--simulated` (nil for `demo`, where
     /// the simulated source is the default).
@@ -30,5 +30,5 @@ struct SourceOptions: ParsableArguments {
         }
     }
 
-    var listIdentifier: ListIdentifier { (try? parseList(list)) ?? ListIdentifier(username: "icanzilb", slug: "RxSwift") }
+    var listIdentifier: ListIdentifier { (try? ListIdentifier(parsing: list)) ?? .rxSwift }
 }

@@ -4,7 +4,7 @@ import TweetieSync
 /// The tweets the torture workload writes: synthetic tweets with known ids, whose content is a
 /// function of (id, version, tag), in the list that `tweetie-db feed list` shows.
 enum WorkloadTweets {
-    static let list = "icanzilb/RxSwift"
+    static let list = ListIdentifier.rxSwift.key
     private static let synthetic = SyntheticTweets(seed: 11)
 
     /// Version `version` of tweet `id`, written by `tag` (e.g. `w2`). Versions change the text, the
