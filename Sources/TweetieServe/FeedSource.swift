@@ -105,7 +105,7 @@ struct FeedSource: Sendable {
                 let event = FeedEvent(name: name, position: message.position, json: try encoder.encode(message))
                 let sections = update.sections, position = update.position
                 let snapshot: SnapshotMaker = { reason in
-                    let message = FeedMessage(snapshot: sections, feed: feed.name, position: position, reason: reason)
+                    let message = FeedMessage(snapshot: Array(sections), feed: feed.name, position: position, reason: reason)
                     return FeedEvent(name: reason == "reset" ? "reset" : "snapshot", position: position,
                                      json: try RecordJSON.encoder().encode(message))
                 }

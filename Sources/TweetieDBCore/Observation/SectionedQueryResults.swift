@@ -60,6 +60,21 @@ public struct SectionedQueryResults<S: Hashable & Comparable & Sendable, R: Reco
     /// ```
     public func rows(inSection section: Int) -> [R] { base.rows(inSection: section).map(\.value) }
 
+    /// The records of rows `rows` of section `section`, in order, O(log n + rows.count): what a
+    /// table shows of a long section, without reading the rest.
+    ///
+    /// - Precondition: `rows` lies within the section.
+    ///
+    /// ```swift
+    /// for tweet in results.rows(inSection: 0, 0..<20) { print(tweet.text) }
+    /// ```
+    public func rows(inSection section: Int, _ rows: Range<Int>) -> [R] {
+        precondition(rows.lowerBound >= 0 && rows.upperBound <= numberOfRows(inSection: section),
+                     "SectionedQueryResults: rows \(rows) are out of section \(section)'s 0..<\(numberOfRows(inSection: section))")
+        let start = base.flatStart(ofSectionKey: base.sectionKey(at: section))
+        return base.rows.elements(in: (start + rows.lowerBound)..<(start + rows.upperBound)).map(\.value)
+    }
+
     /// Every section with its rows, as arrays.
     ///
     /// ```swift

@@ -57,11 +57,12 @@ public struct FeedBuilder<Row: Codable & Sendable & Hashable>: Sendable {
     /// if message.type == "snapshot" { print(message.sections?.count ?? 0, "sections") }
     /// ```
     public mutating func message(for update: SectionedUpdate<Row>) -> FeedMessage<Row> {
-        let sections = update.sections
         if update.isInitial {
             defer { isFirst = false }
-            return FeedMessage(snapshot: sections, feed: feed, position: update.position, reason: isFirst ? "initial" : "reset")
+            return FeedMessage(snapshot: Array(update.sections), feed: feed, position: update.position, reason: isFirst ? "initial" : "reset")
         }
+        // Only the rows the change names are made (O(k log n)); inserted sections are carried whole.
+        let sections = update.sections
         let changeset = moves ? update.changeset : update.changeset.withoutMoves()
         func path(_ p: RowPath) -> FeedPath { [p.section, p.row] }
         var message = FeedMessage<Row>(changeFor: feed, position: update.position)

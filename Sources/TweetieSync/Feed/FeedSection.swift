@@ -29,19 +29,29 @@ public struct FeedSection<Row: Codable & Sendable & Hashable>: Codable, Sendable
     /// header.text = section.title
     /// ```
     public var title: String
-    /// The rows, in display order.
+    /// The rows, in display order. In a view model's delivery they are made when read
+    /// (``FeedList``): reading the rows a table shows costs those rows, not the section.
     ///
     /// ```swift
     /// let ids = section.rows.map(\.id)
     /// ```
-    public var rows: [Row]
+    public var rows: FeedList<Row>
 
-    /// Creates a section.
+    /// Creates a section of stored rows.
     ///
     /// ```swift
     /// let section = FeedSection<TimelineRow>(key: "2018-12-08", title: "Saturday, Dec 8", rows: [])
     /// ```
     public init(key: String, title: String, rows: [Row]) {
+        self.init(key: key, title: title, rows: FeedList(rows))
+    }
+
+    /// Creates a section of `rows`, stored or made on read.
+    ///
+    /// ```swift
+    /// let section = FeedSection(key: "all", title: "All", rows: FeedList(count: tweets.count) { TimelineRow(tweets[$0], now: now) })
+    /// ```
+    public init(key: String, title: String, rows: FeedList<Row>) {
         self.key = key
         self.title = title
         self.rows = rows

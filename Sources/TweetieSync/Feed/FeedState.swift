@@ -104,11 +104,11 @@ public struct FeedState<Row: Codable & Sendable & Hashable>: Sendable, Hashable 
             }
         }
         // Every path the apply asks for (insertions, move targets, modifications) carries its row.
-        let rows = changeset.apply(to: sections.map(\.rows), insertedSection: { inserted[$0]?.rows ?? [] }) { newRows[$0]! }
+        let rows = changeset.apply(to: sections.map { Array($0.rows) }, insertedSection: { inserted[$0].map { Array($0.rows) } ?? [] }) { newRows[$0]! }
         guard rows.count == layout.count else {
             throw InvalidMessage(description: "the change produces \(rows.count) sections of rows but \(layout.count) section headers")
         }
-        for index in layout.indices { layout[index].rows = rows[index] }
+        for index in layout.indices { layout[index].rows = FeedList(rows[index]) }
         sections = layout
         position = message.position
     }

@@ -16,12 +16,12 @@
 /// }
 /// ```
 public struct SectionedUpdate<Row: Codable & Sendable & Hashable>: Sendable {
-    /// Every section, in display order.
+    /// Every section, in display order, made when read (``FeedList``), with rows made when read.
     ///
     /// ```swift
     /// print(update.sections.map(\.title))
     /// ```
-    public var sections: [FeedSection<Row>]
+    public var sections: FeedList<FeedSection<Row>>
     /// How the previous delivery's sections became these; empty when ``isInitial``.
     ///
     /// ```swift
@@ -54,20 +54,29 @@ public struct SectionedUpdate<Row: Codable & Sendable & Hashable>: Sendable {
     /// let update = TimelineUpdate(sections: [], changeset: SectionedChangeset(), isInitial: true, position: .origin)
     /// ```
     public init(sections: [FeedSection<Row>], changeset: SectionedChangeset, isInitial: Bool, position: ChangeLogPosition) {
+        self.init(sections: FeedList(sections), changeset: changeset, isInitial: isInitial, position: position)
+    }
+
+    /// Creates an update whose sections are made when read.
+    ///
+    /// ```swift
+    /// let update = TimelineUpdate(sections: FeedList(count: 0) { _ in fatalError() }, changeset: SectionedChangeset(), isInitial: true, position: .origin)
+    /// ```
+    public init(sections: FeedList<FeedSection<Row>>, changeset: SectionedChangeset, isInitial: Bool, position: ChangeLogPosition) {
         self.sections = sections
         self.changeset = changeset
         self.isInitial = isInitial
         self.position = position
     }
 
-    /// The total number of rows.
+    /// The total number of rows, O(S log S) for S sections (no row is made).
     ///
     /// ```swift
     /// print(update.rowCount)
     /// ```
     public var rowCount: Int { sections.reduce(0) { $0 + $1.rows.count } }
 
-    /// The row at `path`.
+    /// The row at `path`, made in O(log n).
     ///
     /// ```swift
     /// let row = update.row(at: RowPath(section: 0, row: 0))

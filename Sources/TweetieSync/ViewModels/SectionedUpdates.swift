@@ -4,6 +4,10 @@ import Foundation
 /// query of the store, each element turned into table-ready rows and section titles against the
 /// `now` of that delivery.
 ///
+/// A delivery makes no rows: its sections and rows (``FeedList``) are made from the observation's
+/// results when read, each in O(log n). Applying a changeset of k rows costs O(k log n) however
+/// long the timeline is; only reading every row (a full reload, a snapshot) is O(n).
+///
 /// Each iteration opens its own store observation (no task, no buffering: an element is read
 /// when asked for; a slow consumer gets one changeset covering several commits). Cancelling the
 /// consuming task ends the iteration.
@@ -35,9 +39,15 @@ public struct SectionedUpdates<Row: Codable & Sendable & Hashable>: AsyncSequenc
             return {
                 guard let change = try await base.next() else { return nil }
                 let now = now()
-                let sections = change.results.sections.map { key, records in
-                    let (key, title) = section(key, now)
-                    return FeedSection(key: key, title: title, rows: records.map { row($0, now) })
+                let results = change.results
+                // Nothing is made here: a section and its rows are made from the persistent results
+                // when read, so a delivery costs what its reader reads (a change message: its k rows).
+                let sections = FeedList(count: results.numberOfSections) { index in
+                    let (key, title) = section(results.sectionKey(at: index), now)
+                    let rows = FeedList(count: results.numberOfRows(inSection: index),
+                                        element: { row(results[RowPath(section: index, row: $0)], now) },
+                                        elements: { results.rows(inSection: index, $0).map { row($0, now) } })
+                    return FeedSection(key: key, title: title, rows: rows)
                 }
                 return SectionedUpdate(sections: sections, changeset: change.changeset, isInitial: change.isInitial, position: change.position)
             }

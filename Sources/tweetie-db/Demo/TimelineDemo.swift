@@ -94,11 +94,11 @@ final class TimelineDemo: Sendable {
     private func consume() async throws {
         var previous: [TimelineSection] = []
         for try await update in viewModel.tweets {
-            var event = TimelineDemoUpdate(sections: update.sections, changeset: update.changeset, isInitial: update.isInitial,
+            var event = TimelineDemoUpdate(sections: Array(update.sections), changeset: update.changeset, isInitial: update.isInitial,
                                            sequence: update.sequence, appliedExactly: true, insertedIds: [], modifiedIds: [], movedIds: [], deletedCount: 0)
             if !update.isInitial {
                 let new = update.sections
-                let applied = update.changeset.apply(to: previous.map(\.rows), insertedSection: { new[$0].rows },
+                let applied = update.changeset.apply(to: previous.map { Array($0.rows) }, insertedSection: { Array(new[$0].rows) },
                                                      newElement: { new[$0.section].rows[$0.row] })
                 // Relative times are recomputed for every row on each delivery: compare content.
                 event.appliedExactly = applied.count == new.count && zip(applied, new).allSatisfy { rows, section in
@@ -120,7 +120,7 @@ final class TimelineDemo: Sendable {
                 }
             }
             lastDelivered.withLock { $0 = update.sequence }
-            previous = update.sections
+            previous = Array(update.sections)
             continuation.yield(.update(event))
         }
     }

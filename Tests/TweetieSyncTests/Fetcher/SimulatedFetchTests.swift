@@ -38,7 +38,7 @@ struct SimulatedFetchTests {
         let updates = Pull(viewModel.tweets)
         let initial = try #require(try await updates.next())
         #expect(initial.isInitial && initial.sections.isEmpty)
-        var shown = initial.sections
+        var shown = Array(initial.sections)
         var deliveries = 0
 
         /// Pulls the next delivery when the store's timeline differs from what is shown, and checks
@@ -48,13 +48,13 @@ struct SimulatedFetchTests {
             guard fresh != shown else { return }
             let update = try #require(try await updates.next())
             #expect(!update.isInitial)
-            #expect(update.sections == fresh)
+            #expect(Array(update.sections) == fresh)
             // Validate before applying: an invalid changeset is reported with its reason, not a crash.
             try update.changeset.validate(oldRowCounts: shown.map(\.rows.count), newRowCounts: update.sections.map(\.rows.count))
-            let replayed = update.changeset.apply(to: shown.map(\.rows), insertedSection: { update.sections[$0].rows },
+            let replayed = update.changeset.apply(to: shown.map { Array($0.rows) }, insertedSection: { Array(update.sections[$0].rows) },
                                                   newElement: { update.row(at: $0) })
-            #expect(replayed == update.sections.map(\.rows))
-            shown = update.sections
+            #expect(replayed == update.sections.map { Array($0.rows) })
+            shown = Array(update.sections)
             deliveries += 1
         }
 
@@ -103,7 +103,7 @@ struct SimulatedFetchTests {
 
         // A fresh observation agrees with the replayed one.
         let fresh = try #require(try await Pull(viewModel.tweets).next())
-        #expect(fresh.sections == shown)
+        #expect(Array(fresh.sections) == shown)
     }
 }
 

@@ -59,7 +59,7 @@ struct ListTimelineViewModelTests {
         let second = try #require(try await updates.next())
         #expect(!second.isInitial)
         #expect(second.changeset.rowInsertions == [RowPath(section: 1, row: 0)])
-        #expect(Self.apply(second, to: first) == second.sections.map(\.rows))
+        #expect(Self.apply(second, to: first) == second.sections.map { Array($0.rows) })
 
         // Only shown fields count as modifications: new counts on tweet 1 do not, an edit of tweet 2 does.
         try await store.write { tx in
@@ -74,7 +74,7 @@ struct ListTimelineViewModelTests {
         #expect(third.changeset == SectionedChangeset(rowModificationsInOld: [RowPath(section: 0, row: 1)],
                                                       rowModificationsInNew: [RowPath(section: 0, row: 1)]))
         #expect(third.sections[0].rows[1].text == "edited")
-        #expect(Self.apply(third, to: second) == third.sections.map(\.rows))
+        #expect(Self.apply(third, to: second) == third.sections.map { Array($0.rows) })
     }
 
     @Test func loggedInFollowsTheAccountAndFinishes() async throws {
@@ -116,8 +116,8 @@ struct ListTimelineViewModelTests {
 
     /// Applies an update's changeset to the previous update's rows, taking new rows from the update.
     static func apply(_ update: TimelineUpdate, to previous: TimelineUpdate) -> [[TimelineRow]] {
-        update.changeset.apply(to: previous.sections.map(\.rows),
-                               insertedSection: { update.sections[$0].rows },
+        update.changeset.apply(to: previous.sections.map { Array($0.rows) },
+                               insertedSection: { Array(update.sections[$0].rows) },
                                newElement: { update.row(at: $0) })
     }
 }
