@@ -18,12 +18,13 @@ struct Options {
     var recordN = 100_000
     var recordRounds = 5
     var output = "../BENCHMARKS.md"
-    var suites: Set<String> = ["bulk", "commits", "reads", "notify", "cross", "export", "records"]
+    var viewModelEveryRowCommitsLarge = 10
+    var suites: Set<String> = ["bulk", "commits", "reads", "notify", "cross", "export", "records", "viewmodels"]
 
     static let usage = """
         usage: BenchCompare [--quick] [--sizes 10000,100000] [--bulk N] [--commits N] [--notify-commits N]
                             [--cross-commits N] [--export N] [--records N] [--record-rounds N]
-                            [--only bulk,commits,reads,notify,cross,export,records]
+                            [--only bulk,commits,reads,notify,cross,export,records,viewmodels]
                             [--output PATH]
                BenchCompare --child-writer STORE_PATH   (internal: the cross-process writer)
           --quick   small sizes (bulk 20k, reads/notify at 10k and 100k, export 100k, records 20k) — a few minutes
@@ -71,7 +72,7 @@ struct Options {
             case "--only":
                 let names = Set(try value(flag).split(separator: ",").map(String.init))
                 let unknown = names.subtracting(options.suites)
-                guard unknown.isEmpty else { throw SuiteErrorCLI("--only: unknown suite(s) \(unknown.sorted()); known: bulk, commits, reads, notify, cross, export, records") }
+                guard unknown.isEmpty else { throw SuiteErrorCLI("--only: unknown suite(s) \(unknown.sorted()); known: bulk, commits, reads, notify, cross, export, records, viewmodels") }
                 options.suites = names
             case "-h", "--help": throw SuiteErrorCLI(usage)
             default: throw SuiteErrorCLI("unknown argument '\(flag)'\n\(usage)")

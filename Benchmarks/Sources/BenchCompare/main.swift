@@ -280,6 +280,43 @@ do {
         }
     }
 
+    // 8. View models: the list timeline's view model and feed message per one-row change
+    if options.suites.contains("viewmodels") {
+        var figures: [Int: Suites.ViewModelDeliveries] = [:]
+        for n in options.sizes.sorted() {
+            let everyRowCommits = n >= 1_000_000 ? min(options.viewModelEveryRowCommitsLarge, options.notifyCommits) : options.notifyCommits
+            say("8. View models at n = \(Format.grouped(n)) list tweets, \(options.notifyCommits) one-tweet commits per observer (every-row baseline \(everyRowCommits))")
+            let fixture = try TweetieFixture(durability: .full)
+            defer { fixture.close() }
+            try Suites.fillListTimeline(fixture, count: n)
+            let f = try await Suites.viewModelDeliveries(fixture: fixture, n: n, commits: options.notifyCommits, everyRowCommits: everyRowCommits)
+            figures[n] = f
+            let suite = "8. View models, list timeline, n = \(Format.grouped(n))"
+            report.add(suite, "one-row change → view model update and its feed message, p50 / p99 (lower is better)",
+                       tweetie: "\(Format.ms(f.viewModel.p50)) / \(Format.ms(f.viewModel.p99))", peer: "every row made per delivery (the view models before)",
+                       peerValue: "\(Format.ms(f.everyRow.p50)) / \(Format.ms(f.everyRow.p99))", ratio: Double(f.viewModel.p50) / Double(f.everyRow.p50))
+            report.add(suite, "one-row change → view model update and its feed message, p50 / p99, against the store's own observation",
+                       tweetie: "\(Format.ms(f.viewModel.p50)) / \(Format.ms(f.viewModel.p99))", peer: "the store's sectioned observation of the same query",
+                       peerValue: "\(Format.ms(f.store.p50)) / \(Format.ms(f.store.p99))", ratio: Double(f.viewModel.p50) / Double(f.store.p50))
+            report.add(suite, "observation start (the view model's initial update) against one fetch of the same records",
+                       tweetie: Format.ms(f.start.p50), peer: "fetch of the query", peerValue: Format.ms(f.fetch.p50),
+                       ratio: Double(f.start.p50) / Double(f.fetch.p50))
+        }
+        let largest = options.sizes.max()!, smallest = options.sizes.min()!
+        if let large = figures[largest], let small = figures[smallest], largest > smallest {
+            let growth = Double(large.viewModel.p50) / Double(small.viewModel.p50)
+            report.target("view-model delivery of a one-row change at \(Format.grouped(largest)) ≤ 2× the \(Format.grouped(smallest)) figure, p50",
+                          "\(Format.ms(large.viewModel.p50)) vs \(Format.ms(small.viewModel.p50)) = \(Format.ratio(growth))", met: growth <= 2)
+        }
+        for n in [100_000, 1_000_000] {
+            if let f = figures[n] {
+                let ratio = Double(f.start.p50) / Double(f.fetch.p50)
+                report.target("observation start ≤ 2× fetch at \(Format.grouped(n))", "\(Format.ms(f.start.p50)) vs \(Format.ms(f.fetch.p50)) = \(Format.ratio(ratio))", met: ratio <= 2)
+            }
+        }
+        report.note("Suite 8: a store of n tweets, all in one list (ids 1…n one minute apart: at 1M, 695 day sections), observed by `ListTimelineViewModel.tweets(of:in:sections: .day, now:)` in a task that turns each update into its feed message with `FeedBuilder` (what `tweetie-db feed` and `tweetie-serve` do per delivery). Each commit (`.full`) inserts one tweet at the time of a random existing one; latency = just before `await store.write` → the message is built. The baseline reads every row of every section on each delivery (`Array(section.rows)`), which is what a delivery cost before sections made their rows on read; the floor is `store.observe(query, sectionedBy:)` of the same query with no rows made. One observer at a time, each with its own commits. Observation start is one sample per size: the view model's first update (building the observation's results, no row made) against the median of a few `fetch` calls of the same query.")
+    }
+
     // 5. Cross-process
     if options.suites.contains("cross") {
         say("5. Cross-process notification, \(options.crossCommits) commits by a child writer process")

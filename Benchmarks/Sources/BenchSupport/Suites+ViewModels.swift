@@ -1,0 +1,173 @@
+// The suite and the two observers it times, which nothing else uses.
+import Foundation
+import Synchronization
+import TweetieDB
+import TweetieSync
+
+extension Suites {
+    // MARK: 8. View models at a million rows
+
+    /// The list whose timeline suite 8 observes.
+    public static let viewModelList = ListIdentifier.rxSwift
+
+    /// Suite 8's figures at one n: one-row changes delivered through the list timeline's view model.
+    public struct ViewModelDeliveries: Sendable {
+        /// Write start → the view model's update turned into its feed change message, rows made
+        /// when read (the library as it is).
+        public var viewModel: LatencyStats
+        /// The same, with every row of every section made on each delivery (what the view models
+        /// did before their rows were made on read): the in-run baseline.
+        public var everyRow: LatencyStats
+        /// Write start → the store's sectioned observation of the same query delivers (no rows,
+        /// no titles): the floor the view model stands on.
+        public var store: LatencyStats
+        /// The view model's first delivery (the observation's initial results): one sample.
+        public var start: LatencyStats
+        /// Fetching the same records in one read.
+        public var fetch: LatencyStats
+    }
+
+    /// Adds tweets `1...count`, every one in ``viewModelList``.
+    ///
+    /// ```swift
+    /// try Suites.fillListTimeline(fixture, count: 100_000)
+    /// ```
+    public static func fillListTimeline(_ fixture: TweetieFixture, count: Int) throws {
+        let key = viewModelList.key
+        try fixture.fill(count: count) { tweets in tweets.map { var tweet = $0; tweet.lists = [key]; return tweet } }
+    }
+
+    /// Measures suite 8 on a store filled by ``fillListTimeline(_:count:)`` with `n` tweets:
+    /// `commits` one-tweet inserts at random places in the timeline for each observer
+    /// (`everyRowCommits` for the every-row baseline, which costs O(n) a delivery).
+    ///
+    /// ```swift
+    /// let figures = try await Suites.viewModelDeliveries(fixture: fixture, n: 10_000, commits: 30, everyRowCommits: 30)
+    /// ```
+    public static func viewModelDeliveries(fixture: TweetieFixture, n: Int, commits: Int, everyRowCommits: Int,
+                                           seed: UInt64 = 8) async throws -> ViewModelDeliveries {
+        let store = fixture.store
+        let query = TimelineTarget.list(viewModelList).storedTweets
+        var rng = SplitMix64(seed: seed)
+        var nextId = Int64(n) + 1
+        var live = n
+
+        /// One-tweet inserts, each at the time of a random existing tweet, timed from just before
+        /// the write to the observer's delivery.
+        func run(_ name: String, _ count: Int, mailbox: Mailbox<Delivery>) async throws -> LatencyStats {
+            var samples: [UInt64] = []
+            for _ in 0..<count {
+                var tweet = fixture.generator.tweet(id: Int64(rng.next() % UInt64(n)) + 1)
+                tweet.id = nextId
+                tweet.lists = [viewModelList.key]
+                nextId += 1
+                let inserted = tweet
+                let begin = Nanoseconds.monotonic()
+                try await store.write { tx in try tx.add(inserted) }
+                live += 1
+                let delivery = try await mailbox.take(timeout: 300, waitingFor: "a \(name) delivery")
+                guard delivery.resultCount == live, delivery.changedRows == 1 else {
+                    throw SuiteError("\(name) delivered \(delivery.resultCount) rows and \(delivery.changedRows) changes; the store holds \(live) and one changed")
+                }
+                samples.append(delivery.at - begin)
+            }
+            return LatencyStats(samples)
+        }
+
+        let (lazy, lazyStart) = try await ViewModelObserver.start(store: store, makeEveryRow: false)
+        let viewModel = try await run("view model", commits, mailbox: lazy.mailbox)
+        lazy.stop()
+        let (eager, _) = try await ViewModelObserver.start(store: store, makeEveryRow: true)
+        let everyRow = try await run("every-row view model", everyRowCommits, mailbox: eager.mailbox)
+        eager.stop()
+        let floor = try await StoreSectionedObserver.start(store: store, query: query)
+        let storeStats = try await run("store observation", commits, mailbox: floor.mailbox)
+        floor.stop()
+        let fetch = try measure(repetitions: n >= 1_000_000 ? 3 : 5, keeping: {
+            let all = try store.read { try $0.fetch(query) }
+            guard all.count == live else { throw SuiteError("the fetch returned \(all.count) of \(live)") }
+            return all
+        })
+        return ViewModelDeliveries(viewModel: viewModel, everyRow: everyRow, store: storeStats, start: LatencyStats([lazyStart]), fetch: fetch)
+    }
+}
+
+/// Suite 8's view-model side: a task consuming the list timeline's view-model updates and turning
+/// each into its feed message (``FeedBuilder``), as `tweetie-db feed` and `tweetie-serve` do.
+final class ViewModelObserver: Sendable {
+    let mailbox = Mailbox<Delivery>()
+    private let task = Mutex<Task<Void, Never>?>(nil)
+
+    private init() {}
+
+    /// Starts observing; returns the observer and how long its initial update took, in ns.
+    static func start(store: Store, makeEveryRow: Bool) async throws -> (ViewModelObserver, UInt64) {
+        let observer = ViewModelObserver()
+        let ready = Mailbox<UInt64>()
+        let begin = Nanoseconds.monotonic()
+        let task = Task {
+            var builder = FeedBuilder<TimelineRow>(feed: "list \(Suites.viewModelList)")
+            do {
+                for try await update in ListTimelineViewModel.tweets(of: Suites.viewModelList, in: store, sections: .day, now: Date.init) {
+                    if makeEveryRow {
+                        // Every row of every section, as a delivery held them before they were made on read.
+                        var made = 0
+                        for section in update.sections { made += Array(section.rows).count }
+                        precondition(made == update.rowCount, "made \(made) of \(update.rowCount) rows")
+                    }
+                    let message = builder.message(for: update)
+                    let now = Nanoseconds.monotonic()
+                    if update.isInitial { ready.put(now - begin); continue }
+                    let changed = (message.rowInsertions?.count ?? 0) + (message.rowDeletions?.count ?? 0)
+                        + (message.rowModifications?.count ?? 0) + (message.rowMoves?.count ?? 0)
+                        + (message.sectionInsertions?.reduce(0) { $0 + $1.section.rows.count } ?? 0)
+                    observer.mailbox.put(Delivery(at: now, resultCount: update.rowCount, changedRows: changed, stampLatencies: []))
+                }
+            } catch {
+                ready.put(.max)
+            }
+        }
+        observer.task.withLock { $0 = task }
+        let startNs = try await ready.take(timeout: 900, waitingFor: "the view model's initial update")
+        guard startNs != .max else { throw SuiteError("the view model's observation failed before its initial update") }
+        return (observer, startNs)
+    }
+
+    func stop() { task.withLock { $0?.cancel() } }
+}
+
+/// Suite 8's floor: the store's sectioned observation of the same query, sectioned by day, no
+/// rows made.
+final class StoreSectionedObserver: Sendable {
+    let mailbox = Mailbox<Delivery>()
+    private let task = Mutex<Task<Void, Never>?>(nil)
+
+    private init() {}
+
+    static func start(store: Store, query: Query<Tweet>) async throws -> StoreSectionedObserver {
+        let observer = StoreSectionedObserver()
+        let ready = Mailbox<Int>()
+        let task = Task {
+            do {
+                let observation = store.observe(query, sectionedBy: { TimelineFormat.dayKey(of: $0.created) }, sectionOrder: .descending)
+                for try await change in observation {
+                    let now = Nanoseconds.monotonic()
+                    if change.isInitial { ready.put(change.results.rowCount); continue }
+                    let c = change.changeset
+                    let changed = c.rowInsertions.count + c.rowDeletions.count + c.rowModificationsInNew.count + c.rowMoves.count
+                        + c.sectionInsertions.reduce(0) { $0 + change.results.numberOfRows(inSection: $1) }
+                    observer.mailbox.put(Delivery(at: now, resultCount: change.results.rowCount, changedRows: changed, stampLatencies: []))
+                }
+            } catch {
+                ready.put(-1)
+            }
+        }
+        observer.task.withLock { $0 = task }
+        guard try await ready.take(timeout: 900, waitingFor: "the store observation's initial results") >= 0 else {
+            throw SuiteError("the store's sectioned observation failed before its initial results")
+        }
+        return observer
+    }
+
+    func stop() { task.withLock { $0?.cancel() } }
+}
