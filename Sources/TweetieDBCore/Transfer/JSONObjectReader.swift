@@ -40,12 +40,12 @@ public protocol JSONObjectReadable: Decodable {
     init?(jsonObject json: inout JSONObjectReader)
 }
 
-/// Reads the members of one parsed JSON object (a ``JSONTape`` whose keys are distinct) by
+/// Reads the members of one parsed JSON object (a `JSONTape` whose keys are distinct) by
 /// name, each value the way `RecordJSON.decoder()` reads it, for ``JSONObjectReadable``.
 ///
 /// Each accessor returns `nil` for a member that is absent (and, the `IfPresent` ones, `null`);
 /// a member of another type, or a value `JSONDecoder` might read differently, returns `nil` and
-/// sets ``failed``. ``value(_:)`` and ``valueIfPresent(_:)`` read the type the result is
+/// sets ``failed``. `value(_:)` and `valueIfPresent(_:)` read the type the result is
 /// declared as; a type they have no reading for (anything `Decodable` but their overloads')
 /// sets ``failed``, so that the record is decoded through `init(from:)` instead.
 ///

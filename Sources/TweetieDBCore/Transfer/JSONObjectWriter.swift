@@ -18,7 +18,7 @@ import Foundation
 /// order of their keys' UTF-8 bytes (the order `.sortedKeys` writes); skip a `nil` the way
 /// `encodeIfPresent` does. A key out of order, or a value ``JSONObjectWriter`` cannot write the
 /// way `JSONEncoder` would (a date without ISO 8601 text, a non-finite number), makes
-/// ``RecordJSONWriter`` discard the object and encode the value through `encode(to:)` instead:
+/// `RecordJSONWriter` discard the object and encode the value through `encode(to:)` instead:
 /// a mistake costs speed, never a different text. A test should still compare the two paths
 /// (`JSONObjectWritingTests` does for `Tweet`, `User` and a `@Record` type).
 ///

@@ -232,10 +232,10 @@ extension Tweet: JSONObjectWritable {
 }
 
 /// `Tweet` read from an import line's object by name, keys in byte order: the record
-/// ``init(from:)`` makes of it, or `nil` to leave anything unusual to ``init(from:)``
+/// `init(from:)` (`Decodable`) makes of it, or `nil` to leave anything unusual to `init(from:)` (`Decodable`)
 /// (`JSONObjectReadingTests` compares the two).
 extension Tweet: JSONObjectReadable {
-    /// Reads a tweet from an import line's object, or `nil` to leave it to ``init(from:)``.
+    /// Reads a tweet from an import line's object, or `nil` to leave it to `init(from:)` (`Decodable`).
     ///
     /// ```swift
     /// let tweet = Tweet(jsonObject: &json) ?? (try RecordJSON.decoder().decode(Tweet.self, from: line))

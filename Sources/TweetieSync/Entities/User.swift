@@ -151,10 +151,10 @@ extension User: JSONObjectWritable {
 }
 
 /// `User` read from an import line's object by name, keys in byte order: the record
-/// ``init(from:)`` makes of it, or `nil` to leave anything unusual to ``init(from:)``
+/// `init(from:)` (`Decodable`) makes of it, or `nil` to leave anything unusual to `init(from:)` (`Decodable`)
 /// (`JSONObjectReadingTests` compares the two).
 extension User: JSONObjectReadable {
-    /// Reads a user from an import line's object, or `nil` to leave it to ``init(from:)``.
+    /// Reads a user from an import line's object, or `nil` to leave it to `init(from:)` (`Decodable`).
     ///
     /// ```swift
     /// let user = User(jsonObject: &json) ?? (try RecordJSON.decoder().decode(User.self, from: line))

@@ -64,7 +64,7 @@ public struct FeedMessages<Row: Codable & Sendable & Hashable>: AsyncSequence, S
 
 extension SectionedUpdates {
     /// Whether a renderer at `after` holds the sections of `sequence`: `after` is a point of the
-    /// store's own history (``StoreReader/contains(_:)``: not a position from before a restore,
+    /// store's own history (`StoreReader.contains(_:)`: not a position from before a restore,
     /// nor one without its commit id), the change log still holds every entry after it up to
     /// `sequence`, and none names a record of the observed collection.
     ///
