@@ -43,7 +43,7 @@ do {
         report.note("Suite 1 page faults (median per timed run): TweetieDB \(Format.grouped(faults[0])), GRDB \(Format.grouped(faults[1])), raw \(Format.grouped(faults[2])), raw + indexes \(Format.grouped(faults[3])). Each run writes into a fresh database, and its tens of megabytes of LMDB dirty pages (malloc'd) fault on first touch unless glibc kept the heap from the run before; glibc's trimming decides that from thresholds that move with the process's history, not with the library being measured.")
         report.target("\(Format.grouped(n))-record upsert rate ≥ 2× GRDB" + (n == 100_000 ? "" : " (measured at n = \(Format.grouped(n)), not 100k)"),
                       "\(Format.rate(tweetie)) vs \(Format.rate(grdb)) = \(Format.ratio(tweetie / grdb))", met: tweetie >= 2 * grdb)
-        report.target("issue 3 (a): \(Format.grouped(n))-record upsert rate ≥ 0.5× raw mdb_put" + (n == 100_000 ? "" : " (measured at n = \(Format.grouped(n)), not 100k)"),
+        report.target("bulk upsert: \(Format.grouped(n))-record upsert rate ≥ 0.5× raw mdb_put" + (n == 100_000 ? "" : " (measured at n = \(Format.grouped(n)), not 100k)"),
                       "\(Format.rate(tweetie)) vs \(Format.rate(raw)) = \(Format.ratio(tweetie / raw))", met: tweetie >= 0.5 * raw)
     }
 
@@ -102,9 +102,9 @@ do {
         }
         let floor = floors.first { $0.0 == .preallocated }!.1
         let fullRatio = Double(tweetieStats[.full]!.p50) / Double(floor.p50), metaRatio = Double(tweetieStats[.noMetaSync]!.p50) / Double(floor.p50)
-        report.target("issue 18: `.full` commit p50 ≤ 2.2× the floor (preallocated file)",
+        report.target("commits: `.full` commit p50 ≤ 2.2× the floor (preallocated file)",
                       "\(Format.ms(tweetieStats[.full]!.p50)) vs \(Format.ms(floor.p50)) = \(Format.ratio(fullRatio))", met: fullRatio <= 2.2)
-        report.target("issue 18: `.noMetaSync` commit p50 ≤ 1.2× the floor (preallocated file)",
+        report.target("commits: `.noMetaSync` commit p50 ≤ 1.2× the floor (preallocated file)",
                       "\(Format.ms(tweetieStats[.noMetaSync]!.p50)) vs \(Format.ms(floor.p50)) = \(Format.ratio(metaRatio))", met: metaRatio <= 1.2)
 
         // Four writers at once: queued async writes may share a durable commit.
@@ -119,7 +119,7 @@ do {
         report.add(concurrentSuite, "p50 / p99 latency", tweetie: "\(Format.ms(tweetieConcurrent.latency.p50)) / \(Format.ms(tweetieConcurrent.latency.p99))",
                    peer: concurrentPeer, peerValue: "\(Format.ms(grdbConcurrent.latency.p50)) / \(Format.ms(grdbConcurrent.latency.p99))",
                    ratio: Double(tweetieConcurrent.latency.p50) / Double(grdbConcurrent.latency.p50))
-        report.target("issue 18: `.full` commits/s with \(writers) concurrent async writers ≥ GRDB WAL FULL's",
+        report.target("commits: `.full` commits/s with \(writers) concurrent async writers ≥ GRDB WAL FULL's",
                       "\(Format.rate(tweetieConcurrent.commitsPerSecond)) vs \(Format.rate(grdbConcurrent.commitsPerSecond)) = \(Format.ratio(tweetieConcurrent.commitsPerSecond / grdbConcurrent.commitsPerSecond))",
                       met: tweetieConcurrent.commitsPerSecond >= grdbConcurrent.commitsPerSecond)
 
@@ -182,7 +182,7 @@ do {
                            peerValue: "\(Format.ms(gScan.p50)) / \(Format.rate(gRate))", ratio: Double(tScan.p50) / Double(gScan.p50))
                 report.add(suite, "full sorted decoded scan, releasing the result inside the timing", tweetie: "\(Format.ms(tScanFree.p50)) / \(Format.rate(perSecond(n, tScanFree.p50)))")
                 if n == 100_000 {
-                    report.target("issue 3 (b): decoding a 100k-record sorted scan > 1,000,000 records/s", "\(Format.rate(tRate)) (\(Format.ms(tScan.p50)))", met: tRate > 1_000_000)
+                    report.target("scan: decoding a 100k-record sorted scan > 1,000,000 records/s", "\(Format.rate(tRate)) (\(Format.ms(tScan.p50)))", met: tRate > 1_000_000)
                 }
             }
 
@@ -225,8 +225,8 @@ do {
                 report.add(suite, "`importNDJSON`: CPU time on all threads; peak heap growth (file: \(mebibytes(fileBytes)))", tweetie: "\(Format.ms(tImportCPU)); \(mebibytes(tImportRSS))")
                 if n >= 1_000_000 {
                     let exportRate = perSecond(n, tExport), importRate = perSecond(n, tImport)
-                    report.target("issue 18 (3): `exportNDJSON` of 1M records ≥ 400,000 records/s", Format.rate(exportRate), met: exportRate >= 400_000)
-                    report.target("issue 18 (3): `importNDJSON` of 1M records ≥ 250,000 records/s", Format.rate(importRate), met: importRate >= 250_000)
+                    report.target("export/import: `exportNDJSON` of 1M records ≥ 400,000 records/s", Format.rate(exportRate), met: exportRate >= 400_000)
+                    report.target("export/import: `importNDJSON` of 1M records ≥ 250,000 records/s", Format.rate(importRate), met: importRate >= 250_000)
                 }
                 report.note("Suite 6: `exportNDJSON`/`importNDJSON` are the store's own API (header line, `{\"collection\":…,\"record\":{…}}` lines, sorted keys, validation of every line, all-or-nothing import). The plain rows use one `JSONEncoder.encode`/`JSONDecoder.decode` per record, exactly like the GRDB peer. Times include reading/writing the file (page cache). Both encode and decode on every core in batches; their CPU time on all threads is beside their duration, and their peak heap growth is how far the process's anonymous resident memory (`RssAnon`, sampled every 5 ms; not the mapped database file) rose above where it stood at the call's start: memory the call itself held at most.")
             }
@@ -268,12 +268,12 @@ do {
                 let growth = Double(t.p50) / Double(t0.p50)
                 report.target("notification at \(Format.grouped(largest)) ≤ 3× TweetieDB's own \(Format.grouped(smallest)) latency", "\(Format.ms(t.p50)) vs \(Format.ms(t0.p50)) = \(Format.ratio(growth))", met: growth <= 3)
                 if largest == 1_000_000, smallest == 10_000 {
-                    // Issue 18's own targets for the same figure; one run is one of the three
+                    // The tighter targets for the same figure; one run is one of the three
                     // consecutive runs it asks for.
                     let parts = writeGrowth.map { " (the write call alone: \(Format.ratio($0)))" } ?? ""
-                    report.target("issue 18 (1): notification at 1,000,000 p50 ≤ 2× the 10,000 p50", "\(Format.ms(t.p50)) vs \(Format.ms(t0.p50)) = \(Format.ratio(growth))" + parts, met: growth <= 2)
+                    report.target("notification: notification at 1,000,000 p50 ≤ 2× the 10,000 p50", "\(Format.ms(t.p50)) vs \(Format.ms(t0.p50)) = \(Format.ratio(growth))" + parts, met: growth <= 2)
                     let tailGrowth = Double(t.p99) / Double(t0.p99)
-                    report.target("issue 18 (1): notification at 1,000,000 p99 ≤ 3× the 10,000 p99", "\(Format.ms(t.p99)) vs \(Format.ms(t0.p99)) = \(Format.ratio(tailGrowth))", met: tailGrowth <= 3)
+                    report.target("notification: notification at 1,000,000 p99 ≤ 3× the 10,000 p99", "\(Format.ms(t.p99)) vs \(Format.ms(t0.p99)) = \(Format.ratio(tailGrowth))", met: tailGrowth <= 3)
                 }
             }
             report.note("Suite 4: each commit changes 100 records (40 inserts at random places in the timeline, 40 updates that move rows by changing `created`, 20 deletes). Latency = just before the write transaction starts → the consumer holds the changeset (TweetieDB: `for try await change in store.observe(query)`; GRDB: `ValueObservation.tracking` of the full `ORDER BY created DESC` fetch, `.async(onQueue:)`, then `difference(from:)` on the id arrays). Both include their own commit (TweetieDB `.full`, GRDB WAL synchronous=FULL). At 1M GRDB runs fewer commits (each takes seconds).")
@@ -327,7 +327,7 @@ do {
         report.note("Suite 5: the child (`BenchCompare --child-writer PATH`) commits one tweet per request (durability `.full`) with CLOCK_REALTIME taken just before its write transaction in `favoriteCount`; the parent observes the timeline of 1,000 + new rows and subtracts that stamp when the inserted row reaches its consumer.")
     }
 
-    // 7. Record types (issue 16)
+    // 7. Record types
     if options.suites.contains("records") {
         say("7. Record types: \(Format.grouped(options.recordN)) records, \(options.recordRounds) alternating rounds")
         report.addRecordTypes(try Suites.recordTypes(n: options.recordN, rounds: options.recordRounds), rounds: options.recordRounds)
