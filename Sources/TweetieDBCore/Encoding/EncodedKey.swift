@@ -39,6 +39,19 @@ public struct EncodedKey: Hashable, Comparable, Sendable, CustomStringConvertibl
         self.bytes = Array(buffer)
     }
 
+    /// Copies raw key bytes, every byte inverted when `inverted` (a descending sort's key).
+    @inlinable
+    init(copying buffer: UnsafeRawBufferPointer, inverted: Bool) {
+        guard inverted else {
+            self.bytes = Array(buffer)
+            return
+        }
+        self.bytes = [UInt8](unsafeUninitializedCapacity: buffer.count) { target, initialized in
+            for index in 0..<buffer.count { target[index] = ~buffer[index] }
+            initialized = buffer.count
+        }
+    }
+
     /// Encodes a single component.
     ///
     /// ```swift

@@ -11,36 +11,37 @@
 /// against the query and computing their keys happen after it ended. An open read transaction
 /// keeps LMDB from reusing every page freed by later commits (from any process), so the shorter
 /// it is, the less `data.mdb` grows while writers are busy (RELIABILITY.md, "Multi-process stress").
+@usableFromInline
 final class LiveQueryCore<R: Record, Key: Comparable & Sendable> {
     enum Delta {
         case unchanged
         /// The log no longer covers every change (retention, or a bulk change logged without keys):
-        /// the complete results, to be delivered as a fresh initial element.
-        case reset([(Key, R)])
+        /// the complete results must be read again (``initialRows()``) and delivered as a fresh
+        /// initial element.
+        case reset
         case changes([RowChange<Key, R>], contentChanged: Set<[UInt8]>)
     }
-
-    /// A record's primary key and stored bytes, copied out of a read transaction.
-    private typealias RawRecord = (primaryKey: [UInt8], bytes: [UInt8])
 
     /// What one read transaction of ``delta(oldValue:)`` copied out.
     private enum Snapshot {
         case unchanged
-        case reset([RawRecord])
+        case reset
         /// Each touched key, whether its bytes were rewritten, and its stored bytes (nil: absent).
         case touched([(primaryKey: [UInt8], rewritten: Bool, bytes: [UInt8]?)])
     }
 
-    let store: Store
-    let descriptor: CollectionDescriptor
-    let plan: QueryPlan<R>
-    let keyOf: (R, [UInt8], EncodedKey) -> Key
+    @usableFromInline let store: Store
+    @usableFromInline let descriptor: CollectionDescriptor
+    @usableFromInline let plan: QueryPlan<R>
+    /// The walk of ``plan``, for the inlinable ``initialRows()``.
+    @usableFromInline let scan: ScanPlan
+    @usableFromInline let keyOf: (R, [UInt8], EncodedKey) -> Key
     let isModified: ((R, R) -> Bool)?
     private let decoder = RecordDecoder()
     /// Each matching record's results key, by primary key (see ``PrimaryKeyBytes`` for why not `[UInt8]`).
-    private(set) var keys: [PrimaryKeyBytes: Key] = [:]
+    @usableFromInline var keys: [PrimaryKeyBytes: Key] = [:]
     /// The history position of the results last read.
-    private(set) var lastPosition = ChangeLogPosition.origin
+    @usableFromInline var lastPosition = ChangeLogPosition.origin
     var lastSequence: UInt64 { lastPosition.sequence }
 
     init(store: Store, query: Query<R>, fields: [ObservedField<R>]?, keyOf: @escaping (R, [UInt8], EncodedKey) -> Key) throws {
@@ -48,41 +49,13 @@ final class LiveQueryCore<R: Record, Key: Comparable & Sendable> {
         descriptor = try store.descriptor(for: R.self)
         // The core tracks every matching record; offset and limit are applied when delivering.
         plan = try QueryPlan(query.offset(0).limit(nil), descriptor: descriptor)
+        scan = ScanPlan(plan)
         self.keyOf = keyOf
         if let fields {
             isModified = { old, new in fields.contains { $0.differs(old, new) } }
         } else {
             isModified = nil
         }
-    }
-
-    /// Reads the complete results and the change-log position they correspond to.
-    func initial() throws -> [(Key, R)] {
-        let (position, raw) = try store.read { reader in (try reader.changeLogPosition(), try copyWalk(reader)) }
-        lastPosition = position
-        return try rows(from: raw)
-    }
-
-    /// Copies the primary key and bytes of every record the plan's walk visits, in walk order,
-    /// in the reader's snapshot (no decoding: that happens after the transaction).
-    private func copyWalk(_ reader: StoreReader) throws -> [RawRecord] {
-        let transaction = reader.transaction
-        var raw: [RawRecord] = []
-        if plan.viaIndex {
-            try transaction.forEach(in: plan.database, range: plan.range, reverse: plan.reverse) { _, primaryKey in
-                guard let bytes = try transaction.rawValue(forRawKey: primaryKey, in: descriptor.records) else {
-                    throw descriptor.danglingIndexEntry(key: Array(primaryKey), path: store.path)
-                }
-                raw.append((Array(primaryKey), Array(bytes)))
-                return true
-            }
-        } else {
-            try transaction.forEach(in: plan.database, range: plan.range, reverse: plan.reverse) { primaryKey, bytes in
-                raw.append((Array(primaryKey), Array(bytes)))
-                return true
-            }
-        }
-        return raw
     }
 
     private func decode(_ bytes: [UInt8], primaryKey: [UInt8]) throws -> R {
@@ -93,33 +66,13 @@ final class LiveQueryCore<R: Record, Key: Comparable & Sendable> {
         }
     }
 
-    /// Decodes copied records, keeps those matching the query, keyed and sorted; resets ``keys``.
-    private func rows(from raw: [RawRecord]) throws -> [(Key, R)] {
-        var rows: [(Key, R)] = []
-        var keys: [PrimaryKeyBytes: Key] = [:]
-        keys.reserveCapacity(raw.count)
-        let predicates = plan.query.predicates
-        for (primaryKey, bytes) in raw {
-            let record = try decode(bytes, primaryKey: primaryKey)
-            guard predicates.allSatisfy({ $0(record) }) else { continue }
-            let key = keyOf(record, primaryKey, plan.sortKey(of: record, primaryKey: primaryKey))
-            rows.append((key, record))
-            keys[PrimaryKeyBytes(primaryKey)] = key
-        }
-        if !zip(rows, rows.dropFirst()).allSatisfy({ $0.0 < $1.0 }) {
-            rows.sort { $0.0 < $1.0 }
-        }
-        self.keys = keys
-        return rows
-    }
-
     /// What changed since the last call, as row changes for the results structure.
     func delta(oldValue: (Key) -> R?) throws -> Delta {
         let snapshot = try store.read { reader -> Snapshot in
             let slice = try reader.changeLog(after: lastSequence)
             lastPosition = slice.lastPosition
             if slice.isTruncated || slice.entries.contains(where: { $0.unlistedCollections.contains(descriptor.name) }) {
-                return .reset(try copyWalk(reader))
+                return .reset
             }
             // Every key of this collection named by the new entries; whether its bytes were rewritten.
             var touched: [[UInt8]: Bool] = [:]
@@ -138,8 +91,8 @@ final class LiveQueryCore<R: Record, Key: Comparable & Sendable> {
         switch snapshot {
         case .unchanged:
             return .unchanged
-        case .reset(let raw):
-            return .reset(try rows(from: raw))
+        case .reset:
+            return .reset
         case .touched(let touched):
             var changes: [RowChange<Key, R>] = []
             var contentChanged: Set<[UInt8]> = []
@@ -166,5 +119,116 @@ final class LiveQueryCore<R: Record, Key: Comparable & Sendable> {
             }
             return changes.isEmpty ? .unchanged : .changes(changes, contentChanged: contentChanged)
         }
+    }
+}
+
+extension LiveQueryCore {
+    /// Reads the complete results, as two parallel arrays ascending by results key, and the
+    /// change-log position they correspond to; resets ``keys``.
+    ///
+    /// The read transaction walks the plan like a fetch but only copies: each record's bytes (into
+    /// large chunks), its primary key and, when the walk is in the query's order
+    /// (``ScanPlan/walkIsSorted``), the walked key, which is the record's sort key. Decoding,
+    /// matching and keying happen after the transaction ended.
+    ///
+    /// Inlinable, so that the observation's entry point (`Store.observe`, inlinable too) compiles
+    /// this loop for the caller's record and key types. A generic class's methods otherwise run
+    /// unspecialized: every key comparison, dictionary insert and record copy went through
+    /// witness tables, and an observation's start cost five to seven times the fetch of the same
+    /// records.
+    @inlinable
+    func initialRows() throws -> (keys: [Key], values: [R]) {
+        let plan = self.plan, scan = self.scan, descriptor = self.descriptor, keyOf = self.keyOf
+        let path = store.path
+        // The records' bytes, in chunks of about a mebibyte, so that no buffer is reallocated (and
+        // copied again) as it grows, and each chunk is freed once its records are decoded.
+        var chunks: [[UInt8]] = []
+        var chunk: [UInt8] = []
+        var chunkEnds: [Int] = []
+        var ends: [Int] = []
+        var primaryKeys: [[UInt8]] = []
+        var walkedKeys: [EncodedKey] = []
+        lastPosition = try store.read { reader in
+            let transaction = reader.transaction
+            let position = try reader.changeLogPosition()
+            let lookup = try scan.lookupCursor(in: transaction)
+            defer { lookup?.close() }
+            try transaction.forEach(in: scan.database, range: scan.range, reverse: scan.reverse) { walked, value in
+                let (bytes, primaryKey) = try scan.storedRecord(key: walked, value: value, lookup: lookup, descriptor: descriptor, path: path)
+                if chunk.count + bytes.count > chunk.capacity {
+                    if !chunk.isEmpty {
+                        chunks.append(chunk)
+                        chunkEnds.append(ends.count)
+                    }
+                    chunk = []
+                    chunk.reserveCapacity(Swift.max(1 << 20, bytes.count))
+                }
+                chunk.append(contentsOf: bytes)
+                ends.append(chunk.count)
+                primaryKeys.append(Array(primaryKey))
+                if scan.walkIsSorted { walkedKeys.append(EncodedKey(copying: walked, inverted: scan.reverse)) }
+                return true
+            }
+            return position
+        }
+        if !chunk.isEmpty {
+            chunks.append(chunk)
+            chunkEnds.append(ends.count)
+            chunk = []
+        }
+        let predicates = plan.query.predicates
+        let sharing = SharedStringTable()
+        var keys: [Key] = []
+        var values: [R] = []
+        var matched: [[UInt8]] = []
+        keys.reserveCapacity(ends.count)
+        values.reserveCapacity(ends.count)
+        if !predicates.isEmpty { matched.reserveCapacity(ends.count) }
+        var record = 0
+        for position in chunks.indices {
+            let bytes = chunks[position]
+            chunks[position] = []
+            try bytes.withUnsafeBytes { buffer in
+                var start = 0
+                while record < chunkEnds[position] {
+                    defer { start = ends[record]; record += 1 }
+                    let value: R
+                    do {
+                        value = try R._decodeStored(UnsafeRawBufferPointer(rebasing: buffer[start..<ends[record]]), sharing: sharing)
+                    } catch {
+                        throw descriptor.decodingFailed(error, key: primaryKeys[record], typeName: "\(R.self)", path: path)
+                    }
+                    if !predicates.isEmpty {
+                        guard predicates.allSatisfy({ $0(value) }) else { continue }
+                        matched.append(primaryKeys[record])
+                    }
+                    let sortKey = scan.walkIsSorted ? walkedKeys[record] : plan.sortKey(of: value, primaryKey: primaryKeys[record])
+                    keys.append(keyOf(value, primaryKeys[record], sortKey))
+                    values.append(value)
+                }
+            }
+        }
+        if !predicates.isEmpty { primaryKeys = matched }
+        // The results key puts sections (for a sectioned observation) before the sort key, so even
+        // a walk in the query's order may need a sort.
+        var ascending = true
+        var index = 1
+        while ascending, index < keys.count {
+            ascending = keys[index - 1] < keys[index]
+            index += 1
+        }
+        if !ascending {
+            var order = Array(keys.indices)
+            order.sort { keys[$0] < keys[$1] }
+            keys = order.map { keys[$0] }
+            values = order.map { values[$0] }
+            primaryKeys = order.map { primaryKeys[$0] }
+        }
+        var table = [PrimaryKeyBytes: Key](minimumCapacity: keys.count)
+        for (primaryKey, key) in zip(primaryKeys, keys) {
+            table[PrimaryKeyBytes(primaryKey)] = key
+        }
+        self.keys = table
+        return (keys, values)
     }
 }

@@ -14,18 +14,22 @@
 /// var keys: [PrimaryKeyBytes: EncodedKey] = [:]
 /// keys[PrimaryKeyBytes(primaryKey)] = sortKey
 /// ```
+@usableFromInline
 struct PrimaryKeyBytes: Hashable, Sendable {
     /// The key's bytes, as the records B-tree stores them.
-    let bytes: [UInt8]
+    @usableFromInline let bytes: [UInt8]
 
+    @inlinable
     init(_ bytes: [UInt8]) {
         self.bytes = bytes
     }
 
+    @inlinable
     func hash(into hasher: inout Hasher) {
         bytes.withUnsafeBytes { hasher.combine(bytes: $0) }
     }
 
+    @inlinable
     static func == (lhs: PrimaryKeyBytes, rhs: PrimaryKeyBytes) -> Bool {
         lhs.bytes == rhs.bytes
     }

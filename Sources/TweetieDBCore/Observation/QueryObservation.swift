@@ -23,6 +23,21 @@ public struct QueryObservation<R: Record>: AsyncSequence, Sendable {
     let fields: [ObservedField<R>]?
     /// Whether commits that leave the results unchanged yield an element too.
     let everyCommit: Bool
+    /// Reads the initial results: a closure made by ``Store/observe(_:modificationsOf:everyCommit:)``,
+    /// which is inlinable, so that the loop runs specialized for the caller's record type.
+    let initialResults: InitialResults
+
+    @usableFromInline
+    typealias InitialResults = @Sendable (LiveQueryCore<R, EncodedKey>) throws -> RankedTree<EncodedKey, R>
+
+    @usableFromInline
+    init(store: Store, query: Query<R>, fields: [ObservedField<R>]?, everyCommit: Bool, initialResults: @escaping InitialResults) {
+        self.store = store
+        self.query = query
+        self.fields = fields
+        self.everyCommit = everyCommit
+        self.initialResults = initialResults
+    }
 
     /// Starts observing.
     ///
@@ -30,7 +45,7 @@ public struct QueryObservation<R: Record>: AsyncSequence, Sendable {
     /// var iterator = store.observe(query).makeAsyncIterator()
     /// let first = try await iterator.next()
     /// ```
-    public func makeAsyncIterator() -> Iterator { Iterator(store: store, query: query, fields: fields, everyCommit: everyCommit) }
+    public func makeAsyncIterator() -> Iterator { Iterator(self) }
 
     /// Produces the elements of a ``QueryObservation``.
     ///
@@ -38,10 +53,10 @@ public struct QueryObservation<R: Record>: AsyncSequence, Sendable {
     /// let change = try await iterator.next()
     /// ```
     public final class Iterator: AsyncIteratorProtocol {
-        private let store: Store
-        private let query: Query<R>
-        private let fields: [ObservedField<R>]?
-        private let everyCommit: Bool
+        private let observation: QueryObservation
+        private var store: Store { observation.store }
+        private var query: Query<R> { observation.query }
+        private var everyCommit: Bool { observation.everyCommit }
         private let signal = ObservationSignal()
         private var subscription: UInt64?
         private var core: LiveQueryCore<R, EncodedKey>?
@@ -53,11 +68,8 @@ public struct QueryObservation<R: Record>: AsyncSequence, Sendable {
         private var retired: (tree: RankedTree<EncodedKey, R>, window: RankedTree<EncodedKey, R>)?
         private var finished = false
 
-        init(store: Store, query: Query<R>, fields: [ObservedField<R>]?, everyCommit: Bool) {
-            self.store = store
-            self.query = query
-            self.fields = fields
-            self.everyCommit = everyCommit
+        init(_ observation: QueryObservation) {
+            self.observation = observation
         }
 
         /// The element for commits that changed nothing observed: the same results, an empty
@@ -89,9 +101,9 @@ public struct QueryObservation<R: Record>: AsyncSequence, Sendable {
                     case .unchanged:
                         if everyCommit { return unchanged(core) }
                         continue
-                    case .reset(let rows):
+                    case .reset:
                         retired = (tree, window)
-                        tree = RankedTree(sortedUniqueElements: rows.map { (key: $0.0, value: $0.1) })
+                        tree = try observation.initialResults(core)
                         window = windowOf(tree)
                         return QueryChange(results: QueryResults(tree: window), changeset: Changeset(), isInitial: true, position: core.lastPosition)
                     case .changes(let changes, let contentChanged):
@@ -121,10 +133,9 @@ public struct QueryObservation<R: Record>: AsyncSequence, Sendable {
             let signal = self.signal
             // Subscribe before reading, so that no commit can slip between the read and the subscription.
             subscription = store.notifier.subscribe { signal.signal() }
-            let core = try LiveQueryCore<R, EncodedKey>(store: store, query: query, fields: fields) { _, _, sortKey in sortKey }
+            let core = try LiveQueryCore<R, EncodedKey>(store: store, query: query, fields: observation.fields) { _, _, sortKey in sortKey }
             self.core = core
-            let rows = try core.initial()
-            tree = RankedTree(sortedUniqueElements: rows.map { (key: $0.0, value: $0.1) })
+            tree = try observation.initialResults(core)
             window = windowOf(tree)
             return QueryChange(results: QueryResults(tree: window), changeset: Changeset(), isInitial: true, position: core.lastPosition)
         }
@@ -190,8 +201,12 @@ extension Store {
     ///     print(change.changeset.insertions)
     /// }
     /// ```
+    @inlinable
     public func observe<R: Record>(_ query: Query<R>, modificationsOf fields: [ObservedField<R>]? = nil,
                                    everyCommit: Bool = false) -> QueryObservation<R> {
-        QueryObservation(store: self, query: query, fields: fields, everyCommit: everyCommit)
+        QueryObservation(store: self, query: query, fields: fields, everyCommit: everyCommit) { core in
+            var rows = try core.initialRows()
+            return RankedTree(ascendingKeys: &rows.keys, values: &rows.values)
+        }
     }
 }

@@ -19,7 +19,7 @@
 /// ```
 public struct RankedTree<Key: Comparable, Value> {
     /// The root node; an empty tree has an empty leaf root.
-    var root: RankedTreeNode<Key, Value>
+    @usableFromInline var root: RankedTreeNode<Key, Value>
 
     /// Creates an empty tree.
     ///
@@ -55,14 +55,28 @@ public struct RankedTree<Key: Comparable, Value> {
             keys.append(element.key)
             values.append(element.value)
         }
+        self.init(ascendingKeys: &keys, values: &values)
+    }
+
+    /// Builds a tree in O(n) from parallel arrays whose keys are strictly ascending, which the
+    /// caller has checked (this does not). The elements are moved into the leaves (the arrays are
+    /// left empty): when the arrays are uniquely referenced, no element is copied.
+    /// Inlinable, so that a caller specialized for its key and value types (an observation's
+    /// start) builds the tree at that speed.
+    @inlinable
+    init(ascendingKeys keys: inout [Key], values: inout [Value]) {
         guard keys.count > RankedTreeLayout.maxLeafCount else {
             root = RankedTreeNode(leafKeys: keys, values: values)
+            keys = []
+            values = []
             return
         }
+        // The leaves are cut from the end, so that each element is moved out with `removeLast()`.
         var level: [RankedTreeNode<Key, Value>] = []
-        for range in Self.evenChunks(count: keys.count, target: RankedTreeLayout.bulkLeafFill) {
-            level.append(RankedTreeNode(leafKeys: Array(keys[range]), values: Array(values[range])))
+        for range in Self.evenChunks(count: keys.count, target: RankedTreeLayout.bulkLeafFill).reversed() {
+            level.append(RankedTreeNode(leafKeys: Self.moveLast(range.count, from: &keys), values: Self.moveLast(range.count, from: &values)))
         }
+        level.reverse()
         while level.count > 1 {
             var parents: [RankedTreeNode<Key, Value>] = []
             for range in Self.evenChunks(count: level.count, target: RankedTreeLayout.bulkChildFill) {
@@ -73,8 +87,19 @@ public struct RankedTree<Key: Comparable, Value> {
         root = level[0]
     }
 
-    /// Splits `0..<count` into `ceil(count / target)` ranges whose sizes differ by at most one.
-    private static func evenChunks(count: Int, target: Int) -> [Range<Int>] {
+    /// The last `count` elements of `array`, in order, moved out of it.
+    @inlinable
+    static func moveLast<Element>(_ count: Int, from array: inout [Element]) -> [Element] {
+        [Element](unsafeUninitializedCapacity: count) { buffer, initialized in
+            for offset in stride(from: count - 1, through: 0, by: -1) {
+                (buffer.baseAddress! + offset).initialize(to: array.removeLast())
+            }
+            initialized = count
+        }
+    }
+
+    @usableFromInline
+    static func evenChunks(count: Int, target: Int) -> [Range<Int>] {
         let chunkCount = (count + target - 1) / target
         var ranges: [Range<Int>] = []
         ranges.reserveCapacity(chunkCount)

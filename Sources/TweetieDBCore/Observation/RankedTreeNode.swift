@@ -1,15 +1,16 @@
 // RankedTreeNode, with RankedTreeLayout: the size limits of its nodes (two constants).
 
 /// Size limits shared by every ``RankedTree`` node.
+@usableFromInline
 enum RankedTreeLayout {
     /// Maximum number of elements in a leaf.
-    static let maxLeafCount = 32
+    @usableFromInline static let maxLeafCount = 32
     /// Maximum number of children of an internal node.
     static let maxChildCount = 64
     /// Number of elements a bulk-built leaf is filled with (room is left for later inserts).
-    static let bulkLeafFill = 24
+    @usableFromInline static let bulkLeafFill = 24
     /// Number of children a bulk-built internal node is filled with.
-    static let bulkChildFill = 48
+    @usableFromInline static let bulkChildFill = 48
     /// A non-root leaf holding fewer elements than this is merged or rebalanced with a sibling.
     static let minLeafCount = maxLeafCount / 4
     /// A non-root internal node with fewer children than this is merged or rebalanced.
@@ -22,6 +23,7 @@ enum RankedTreeLayout {
 /// Nodes are shared between tree copies. A node is only ever mutated while it is uniquely
 /// referenced (checked with `isKnownUniquelyReferenced` on the path from the root), which
 /// is what makes sharing them across copies — and across threads — safe.
+@usableFromInline
 final class RankedTreeNode<Key: Comparable, Value> {
     /// Leaf: the element keys, ascending. Internal: the minimum key of each child.
     var keys: [Key]
@@ -38,6 +40,7 @@ final class RankedTreeNode<Key: Comparable, Value> {
     let isLeaf: Bool
 
     /// Creates a leaf from parallel, ascending key and value arrays.
+    @usableFromInline
     init(leafKeys: [Key], values: [Value]) {
         self.keys = leafKeys
         self.values = values
@@ -48,6 +51,7 @@ final class RankedTreeNode<Key: Comparable, Value> {
     }
 
     /// Creates an internal node from non-empty children in ascending order.
+    @usableFromInline
     init(children: [RankedTreeNode<Key, Value>]) {
         self.keys = children.map { $0.keys[0] }
         self.values = []

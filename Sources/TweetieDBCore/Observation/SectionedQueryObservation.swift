@@ -19,11 +19,31 @@ public struct SectionedQueryObservation<S: Hashable & Comparable & Sendable, R: 
 
     let store: Store
     let query: Query<R>
-    let sectionOf: @Sendable (R) -> S
-    let sectionOrder: SortOrder
     let fields: [ObservedField<R>]?
     /// Whether commits that leave the results unchanged yield an element too.
     let everyCommit: Bool
+    /// Reads the initial results: a closure made by ``Store/observe(_:sectionedBy:sectionOrder:modificationsOf:everyCommit:)``,
+    /// which is inlinable, so that the loop runs specialized for the caller's record and section types.
+    let initialResults: InitialResults
+    /// Each row's key (its section, then its sort key), made in the same specialized context.
+    let rowKey: RowKey
+
+    @usableFromInline
+    typealias RowKey = @Sendable (R, [UInt8], EncodedKey) -> SectionedRowKey<S>
+
+    @usableFromInline
+    typealias InitialResults = @Sendable (LiveQueryCore<R, SectionedRowKey<S>>) throws
+        -> SectionedResults<OrderedSection<S>, SectionedRowKey<S>, R>
+
+    @usableFromInline
+    init(store: Store, query: Query<R>, fields: [ObservedField<R>]?, everyCommit: Bool, rowKey: @escaping RowKey, initialResults: @escaping InitialResults) {
+        self.store = store
+        self.query = query
+        self.fields = fields
+        self.everyCommit = everyCommit
+        self.rowKey = rowKey
+        self.initialResults = initialResults
+    }
 
     /// Starts observing.
     ///
@@ -63,11 +83,6 @@ public struct SectionedQueryObservation<S: Hashable & Comparable & Sendable, R: 
                                  isInitial: false, position: core.lastPosition)
         }
 
-        private func makeResults(_ rows: [(SectionedRowKey<S>, R)]) -> Results {
-            let tree = RankedTree(sortedUniqueElements: rows.map { (key: $0.0, value: $0.1) })
-            return Results(rows: tree) { OrderedSection(key: $0.section, descending: $0.sectionsDescending) }
-        }
-
         /// The next element; `nil` when the consuming task is cancelled.
         ///
         /// ```swift
@@ -88,8 +103,8 @@ public struct SectionedQueryObservation<S: Hashable & Comparable & Sendable, R: 
                     case .unchanged:
                         if observation.everyCommit { return unchanged(results, core) }
                         continue
-                    case .reset(let rows):
-                        results = makeResults(rows)
+                    case .reset:
+                        results = try observation.initialResults(core)
                         retired = self.results
                         self.results = results
                         return SectionedQueryChange(results: SectionedQueryResults(base: results), changeset: SectionedChangeset(),
@@ -118,13 +133,10 @@ public struct SectionedQueryObservation<S: Hashable & Comparable & Sendable, R: 
             let signal = self.signal
             // Subscribe before reading, so that no commit can slip between the read and the subscription.
             subscription = observation.store.notifier.subscribe { signal.signal() }
-            let sectionOf = observation.sectionOf
-            let descending = observation.sectionOrder == .descending
-            let core = try LiveQueryCore<R, SectionedRowKey<S>>(store: observation.store, query: observation.query, fields: observation.fields) { record, _, sortKey in
-                SectionedRowKey(section: sectionOf(record), sectionsDescending: descending, row: sortKey)
-            }
+            let core = try LiveQueryCore<R, SectionedRowKey<S>>(store: observation.store, query: observation.query, fields: observation.fields,
+                                                               keyOf: observation.rowKey)
             self.core = core
-            let results = makeResults(try core.initial())
+            let results = try observation.initialResults(core)
             self.results = results
             return SectionedQueryChange(results: SectionedQueryResults(base: results), changeset: SectionedChangeset(),
                                         isInitial: true, position: core.lastPosition)
@@ -150,11 +162,17 @@ extension Store {
     /// let observation = store.observe(Query<Tweet>().sorted(byIndex: "created"),
     ///                                 sectionedBy: { Day(date: $0.created) }, sectionOrder: .descending)
     /// ```
+    @inlinable
     public func observe<R: Record, S: Hashable & Comparable & Sendable>(
         _ query: Query<R>, sectionedBy sectionOf: @escaping @Sendable (R) -> S, sectionOrder: SortOrder = .ascending,
         modificationsOf fields: [ObservedField<R>]? = nil, everyCommit: Bool = false
     ) -> SectionedQueryObservation<S, R> {
-        SectionedQueryObservation(store: self, query: query, sectionOf: sectionOf, sectionOrder: sectionOrder, fields: fields,
-                                  everyCommit: everyCommit)
+        SectionedQueryObservation(store: self, query: query, fields: fields,
+                                  everyCommit: everyCommit, rowKey: { [descending = sectionOrder == .descending] record, _, sortKey in
+            SectionedRowKey(section: sectionOf(record), sectionsDescending: descending, row: sortKey)
+        }) { core in
+            var rows = try core.initialRows()
+            return SectionedResults(ascendingKeys: &rows.keys, values: &rows.values) { OrderedSection(key: $0.section, descending: $0.sectionsDescending) }
+        }
     }
 }

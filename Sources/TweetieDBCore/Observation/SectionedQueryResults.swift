@@ -2,25 +2,68 @@
 // (SectionedRowKey) and the order of sections (OrderedSection).
 
 /// The key of a row in sectioned results: its section, then its position within the query's sort.
+///
+/// Inlinable throughout, like the rest of an observation's start (``LiveQueryCore/initialRows()``).
+@usableFromInline
 struct SectionedRowKey<S: Hashable & Comparable & Sendable>: Comparable, Hashable, Sendable {
-    var section: S
-    var sectionsDescending: Bool
-    var row: EncodedKey
+    @usableFromInline var section: S
+    @usableFromInline var sectionsDescending: Bool
+    @usableFromInline var row: EncodedKey
 
+    @inlinable
+    init(section: S, sectionsDescending: Bool, row: EncodedKey) {
+        self.section = section
+        self.sectionsDescending = sectionsDescending
+        self.row = row
+    }
+
+    @inlinable
     static func < (lhs: SectionedRowKey, rhs: SectionedRowKey) -> Bool {
         if lhs.section != rhs.section {
             return lhs.sectionsDescending ? lhs.section > rhs.section : lhs.section < rhs.section
         }
         return lhs.row < rhs.row
     }
+
+    @inlinable
+    static func == (lhs: SectionedRowKey, rhs: SectionedRowKey) -> Bool {
+        lhs.section == rhs.section && lhs.sectionsDescending == rhs.sectionsDescending && lhs.row == rhs.row
+    }
+
+    @inlinable
+    func hash(into hasher: inout Hasher) {
+        hasher.combine(section)
+        hasher.combine(sectionsDescending)
+        hasher.combine(row)
+    }
 }
 
 /// A section key ordered by its key, ascending or descending.
+@usableFromInline
 struct OrderedSection<S: Hashable & Comparable & Sendable>: Comparable, Hashable, Sendable {
-    var key: S
-    var descending: Bool
+    @usableFromInline var key: S
+    @usableFromInline var descending: Bool
+
+    @inlinable
+    init(key: S, descending: Bool) {
+        self.key = key
+        self.descending = descending
+    }
+
+    @inlinable
     static func < (lhs: OrderedSection, rhs: OrderedSection) -> Bool {
         lhs.descending ? lhs.key > rhs.key : lhs.key < rhs.key
+    }
+
+    @inlinable
+    static func == (lhs: OrderedSection, rhs: OrderedSection) -> Bool {
+        lhs.key == rhs.key && lhs.descending == rhs.descending
+    }
+
+    @inlinable
+    func hash(into hasher: inout Hasher) {
+        hasher.combine(key)
+        hasher.combine(descending)
     }
 }
 

@@ -54,7 +54,33 @@ public struct SectionedResults<SectionKey: Hashable & Comparable, Key: Comparabl
         self.init(rows: rows, sections: RankedTree(sortedUniqueElements: counts), sectionKeyOf: sectionKeyOf)
     }
 
+    /// Builds results from parallel arrays whose keys are strictly ascending (checked by the
+    /// caller) with `sectionKeyOf` monotone over them (checked), O(n), moving the rows out of
+    /// the arrays. Inlinable, like
+    /// ``RankedTree``'s `init(ascendingKeys:values:)`, for an observation's start.
+    @inlinable
+    init(ascendingKeys keys: inout [Key], values: inout [Value], sectionKeyOf: @escaping @Sendable (Key) -> SectionKey) {
+        var sectionKeys: [SectionKey] = []
+        var counts: [Int] = []
+        for index in keys.indices {
+            let section = sectionKeyOf(keys[index])
+            if let last = sectionKeys.last, last == section {
+                counts[counts.count - 1] += 1
+            } else {
+                precondition(
+                    sectionKeys.last.map { $0 < section } ?? true,
+                    "SectionedResults: section key \(section) of row \(keys[index]) comes after section \(sectionKeys.last!); sectionKeyOf must be monotone in key order"
+                )
+                sectionKeys.append(section)
+                counts.append(1)
+            }
+        }
+        self.init(rows: RankedTree(ascendingKeys: &keys, values: &values), sections: RankedTree(ascendingKeys: &sectionKeys, values: &counts),
+                  sectionKeyOf: sectionKeyOf)
+    }
+
     /// Assembles results from trees that are already consistent.
+    @usableFromInline
     init(rows: RankedTree<Key, Value>, sections: RankedTree<SectionKey, Int>, sectionKeyOf: @escaping @Sendable (Key) -> SectionKey) {
         self.rows = rows
         self.sections = sections

@@ -1,5 +1,6 @@
 /// How a ``Query`` runs: which LMDB database to walk, over which key range, in which direction,
 /// and whether the results still need an in-memory sort.
+@usableFromInline
 struct QueryPlan<R: Record> {
     /// The database walked: the records, or an index whose values are primary keys.
     let database: Database
@@ -9,7 +10,7 @@ struct QueryPlan<R: Record> {
     /// stop the walk early); otherwise results are sorted in memory by ``sortKey``.
     let walkIsSorted: Bool
     let reverse: Bool
-    let query: Query<R>
+    @usableFromInline let query: Query<R>
     let descriptor: CollectionDescriptor
     /// For index sources: the position of the index in `R.indexes`.
     let sourceIndex: Int?
@@ -107,6 +108,7 @@ struct QueryPlan<R: Record> {
     /// The key that orders `record` under the query's sort: the sort index's entry key (which ends
     /// with the primary key) or the primary key, with every byte inverted for a descending sort
     /// (the encodings are prefix-free, so inversion exactly reverses memcmp order).
+    @usableFromInline
     func sortKey(of record: R, primaryKey: [UInt8]) -> EncodedKey {
         var bytes: [UInt8]
         let order: SortOrder

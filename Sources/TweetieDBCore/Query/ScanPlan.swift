@@ -11,9 +11,17 @@ struct ScanPlan {
     /// Plans `query` (generic, once per query; the per-row loop is specialized by the caller).
     @usableFromInline
     static func make<R: Record>(_ query: Query<R>, descriptor: CollectionDescriptor) throws -> ScanPlan {
-        let plan = try QueryPlan(query, descriptor: descriptor)
-        return ScanPlan(database: plan.database, records: descriptor.records, range: plan.range, viaIndex: plan.viaIndex,
-                        walkIsSorted: plan.walkIsSorted, reverse: plan.reverse)
+        ScanPlan(try QueryPlan(query, descriptor: descriptor))
+    }
+
+    /// The walk of a plan made already.
+    init<R: Record>(_ plan: QueryPlan<R>) {
+        database = plan.database
+        records = plan.descriptor.records
+        range = plan.range
+        viaIndex = plan.viaIndex
+        walkIsSorted = plan.walkIsSorted
+        reverse = plan.reverse
     }
 
     /// A cursor on the records for an index walk's lookups, or `nil` for a key walk (close it
