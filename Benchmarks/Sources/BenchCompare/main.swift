@@ -298,7 +298,10 @@ do {
             report.add(suite, "one-row change → view model update and its feed message, p50 / p99, against the store's own observation",
                        tweetie: "\(Format.ms(f.viewModel.p50)) / \(Format.ms(f.viewModel.p99))", peer: "the store's sectioned observation of the same query",
                        peerValue: "\(Format.ms(f.store.p50)) / \(Format.ms(f.store.p99))", ratio: Double(f.viewModel.p50) / Double(f.store.p50))
-            report.add(suite, "observation start (the view model's initial update) against one fetch of the same records",
+            report.add(suite, "observation start (the store's sectioned observation: its initial results) against one fetch of the same records",
+                       tweetie: Format.ms(f.storeStart.p50), peer: "fetch of the query", peerValue: Format.ms(f.fetch.p50),
+                       ratio: Double(f.storeStart.p50) / Double(f.fetch.p50))
+            report.add(suite, "the view model's start (its initial update and that update's feed message) against one fetch of the same records",
                        tweetie: Format.ms(f.start.p50), peer: "fetch of the query", peerValue: Format.ms(f.fetch.p50),
                        ratio: Double(f.start.p50) / Double(f.fetch.p50))
         }
@@ -310,11 +313,13 @@ do {
         }
         for n in [100_000, 1_000_000] {
             if let f = figures[n] {
-                let ratio = Double(f.start.p50) / Double(f.fetch.p50)
-                report.target("observation start ≤ 2× fetch at \(Format.grouped(n))", "\(Format.ms(f.start.p50)) vs \(Format.ms(f.fetch.p50)) = \(Format.ratio(ratio))", met: ratio <= 2)
+                let ratio = Double(f.storeStart.p50) / Double(f.fetch.p50)
+                report.target("observation start ≤ 2× fetch at \(Format.grouped(n))", "\(Format.ms(f.storeStart.p50)) vs \(Format.ms(f.fetch.p50)) = \(Format.ratio(ratio))", met: ratio <= 2)
+                let viewModelRatio = Double(f.start.p50) / Double(f.fetch.p50)
+                report.target("the view model's start ≤ 2× fetch at \(Format.grouped(n))", "\(Format.ms(f.start.p50)) vs \(Format.ms(f.fetch.p50)) = \(Format.ratio(viewModelRatio))", met: viewModelRatio <= 2)
             }
         }
-        report.note("Suite 8: a store of n tweets, all in one list (ids 1…n one minute apart: at 1M, 695 day sections), observed by `ListTimelineViewModel.tweets(of:in:sections: .day, now:)` in a task that turns each update into its feed message with `FeedBuilder` (what `tweetie-db feed` and `tweetie-serve` do per delivery). Each commit (`.full`) inserts one tweet at the time of a random existing one; latency = just before `await store.write` → the message is built. The baseline reads every row of every section on each delivery (`Array(section.rows)`), which is what a delivery cost before sections made their rows on read; the floor is `store.observe(query, sectionedBy:)` of the same query with no rows made. One observer at a time, each with its own commits. Observation start is one sample per size: the view model's first update (building the observation's results, no row made) against the median of a few `fetch` calls of the same query.")
+        report.note("Suite 8: a store of n tweets, all in one list (ids 1…n one minute apart: at 1M, 695 day sections), observed by `ListTimelineViewModel.tweets(of:in:sections: .day, now:)` in a task that turns each update into its feed message with `FeedBuilder` (what `tweetie-db feed` and `tweetie-serve` do per delivery). Each commit (`.full`) inserts one tweet at the time of a random existing one; latency = just before `await store.write` → the message is built. The baseline reads every row of every section on each delivery (`Array(section.rows)`), which is what a delivery cost before sections made their rows on read; the floor is `store.observe(query, sectionedBy:)` of the same query with no rows made. One observer at a time, each with its own commits. Observation start is one sample per size: the view model's first update with its feed message (the snapshot's sections; no row made), the first thing after the fill, and the store's sectioned observation's first element (its initial results), after both view-model observers have stopped; each against the median of a few `fetch` calls of the same query, made last.")
     }
 
     // 5. Cross-process

@@ -21,8 +21,11 @@ extension Suites {
         /// Write start → the store's sectioned observation of the same query delivers (no rows,
         /// no titles): the floor the view model stands on.
         public var store: LatencyStats
-        /// The view model's first delivery (the observation's initial results): one sample.
+        /// The view model's first delivery (the observation's initial results and the initial
+        /// update's feed message): one sample.
         public var start: LatencyStats
+        /// The store's sectioned observation's first element (its initial results): one sample.
+        public var storeStart: LatencyStats
         /// Fetching the same records in one read.
         public var fetch: LatencyStats
     }
@@ -76,19 +79,20 @@ extension Suites {
 
         let (lazy, lazyStart) = try await ViewModelObserver.start(store: store, makeEveryRow: false)
         let viewModel = try await run("view model", commits, mailbox: lazy.mailbox)
-        lazy.stop()
+        await lazy.stop()
         let (eager, _) = try await ViewModelObserver.start(store: store, makeEveryRow: true)
         let everyRow = try await run("every-row view model", everyRowCommits, mailbox: eager.mailbox)
-        eager.stop()
-        let floor = try await StoreSectionedObserver.start(store: store, query: query)
+        await eager.stop()
+        let (floor, floorStart) = try await StoreSectionedObserver.start(store: store, query: query)
         let storeStats = try await run("store observation", commits, mailbox: floor.mailbox)
-        floor.stop()
+        await floor.stop()
         let fetch = try measure(repetitions: n >= 1_000_000 ? 3 : 5, keeping: {
             let all = try store.read { try $0.fetch(query) }
             guard all.count == live else { throw SuiteError("the fetch returned \(all.count) of \(live)") }
             return all
         })
-        return ViewModelDeliveries(viewModel: viewModel, everyRow: everyRow, store: storeStats, start: LatencyStats([lazyStart]), fetch: fetch)
+        return ViewModelDeliveries(viewModel: viewModel, everyRow: everyRow, store: storeStats, start: LatencyStats([lazyStart]),
+                                   storeStart: LatencyStats([floorStart]), fetch: fetch)
     }
 }
 
@@ -133,7 +137,13 @@ final class ViewModelObserver: Sendable {
         return (observer, startNs)
     }
 
-    func stop() { task.withLock { $0?.cancel() } }
+    /// Cancels the observing task and waits for it to end, so that its results are freed before
+    /// the next measurement starts (freeing a million rows on the other core slows it).
+    func stop() async {
+        let task = task.withLock { $0 }
+        task?.cancel()
+        await task?.value
+    }
 }
 
 /// Suite 8's floor: the store's sectioned observation of the same query, sectioned by day, no
@@ -144,9 +154,11 @@ final class StoreSectionedObserver: Sendable {
 
     private init() {}
 
-    static func start(store: Store, query: Query<Tweet>) async throws -> StoreSectionedObserver {
+    /// Starts observing; returns the observer and how long its initial results took, in ns.
+    static func start(store: Store, query: Query<Tweet>) async throws -> (StoreSectionedObserver, UInt64) {
         let observer = StoreSectionedObserver()
         let ready = Mailbox<Int>()
+        let begin = Nanoseconds.monotonic()
         let task = Task {
             do {
                 let observation = store.observe(query, sectionedBy: { TimelineFormat.dayKey(of: $0.created) }, sectionOrder: .descending)
@@ -166,8 +178,14 @@ final class StoreSectionedObserver: Sendable {
         guard try await ready.take(timeout: 900, waitingFor: "the store observation's initial results") >= 0 else {
             throw SuiteError("the store's sectioned observation failed before its initial results")
         }
-        return observer
+        return (observer, Nanoseconds.monotonic() - begin)
     }
 
-    func stop() { task.withLock { $0?.cancel() } }
+    /// Cancels the observing task and waits for it to end, so that its results are freed before
+    /// the next measurement starts (freeing a million rows on the other core slows it).
+    func stop() async {
+        let task = task.withLock { $0 }
+        task?.cancel()
+        await task?.value
+    }
 }
