@@ -14,6 +14,10 @@ endif
 
 all: build
 
+# The package enables no trait by default (a library user gets the store and `@Record` only); every
+# target here asks for the executables' traits. `Serve` turns `Tools` on.
+TRAITS ?= --traits Tools,Serve
+
 # Installs LMDB (liblmdb-dev, plus lmdb-utils for mdb_stat) with apt-get when pkg-config cannot find it.
 deps:
 	@if pkg-config --exists lmdb; then :; else \
@@ -29,7 +33,7 @@ deps:
 	fi
 
 build: deps
-	$(SWIFT) build
+	$(SWIFT) build $(TRAITS)
 
 # The main job: the live list timeline on the simulated source, stored in the default database
 # ($$TWEETIE_DB, else ~/.local/share/tweetie-db). Pass options with DEMO_ARGS="--ticks 30".
@@ -42,10 +46,10 @@ build: deps
 # build; a fresh clone on 2 cores, back to back: 158 s to build with SwiftPM's defaults, 124 s so
 # (CPU 266 s against 197 s). The price is paid once, later: the first `make test` compiles those
 # packages again, incrementally and with debug information.
-# Once the HTTP stack is there (after `make test` or `make serve`), the demo uses the default traits
-# and flags, so that switching between `make demo` and `make test` recompiles nothing.
-DEMO_FAST_FLAGS = --disable-default-traits --traits Tools -debug-info-format none -Xswiftc -wmo -Xswiftc -num-threads -Xswiftc $(shell nproc 2>/dev/null || echo 2)
-DEMO_BUILD_FLAGS ?= $(if $(wildcard .build/checkouts/hummingbird),,$(DEMO_FAST_FLAGS))
+# Once the HTTP stack is there (after `make test` or `make serve`), the demo uses the other targets'
+# traits and flags, so that switching between `make demo` and `make test` recompiles nothing.
+DEMO_FAST_FLAGS = --traits Tools -debug-info-format none -Xswiftc -wmo -Xswiftc -num-threads -Xswiftc $(shell nproc 2>/dev/null || echo 2)
+DEMO_BUILD_FLAGS ?= $(if $(wildcard .build/checkouts/hummingbird),$(TRAITS),$(DEMO_FAST_FLAGS))
 demo: deps
 	$(SWIFT) build $(DEMO_BUILD_FLAGS) --product tweetie-db
 	$$($(SWIFT) build $(DEMO_BUILD_FLAGS) --show-bin-path)/tweetie-db demo $(DEMO_ARGS)
@@ -54,15 +58,15 @@ demo: deps
 # user's script would): a cold `--build-tests` could compile such a test before the module exists
 # ("no such module 'tweetie_db'", a SwiftPM bug).
 test: deps
-	$(SWIFT) build --build-tests
-	$(SWIFT) test --skip-build
+	$(SWIFT) build $(TRAITS) --build-tests
+	$(SWIFT) test $(TRAITS) --skip-build
 
 # LeakSanitizer is off: its reports are Swift weak-reference side tables (whose pointers it cannot
 # see), Foundation's Process/Pipe and libcurl; see RELIABILITY-hostile.md. TSan cannot see
 # Synchronization.Mutex (futex), hence Tests/Sanitizers/tsan.supp.
 test-sanitize: deps
-	ASAN_OPTIONS=detect_leaks=0 $(SWIFT) test --sanitize=address --scratch-path .build-asan
-	TSAN_OPTIONS="suppressions=$(CURDIR)/Tests/Sanitizers/tsan.supp" $(SWIFT) test --sanitize=thread --scratch-path .build-tsan
+	ASAN_OPTIONS=detect_leaks=0 $(SWIFT) test $(TRAITS) --sanitize=address --scratch-path .build-asan
+	TSAN_OPTIONS="suppressions=$(CURDIR)/Tests/Sanitizers/tsan.supp" $(SWIFT) test $(TRAITS) --sanitize=thread --scratch-path .build-tsan
 
 # The hostile-environment campaigns, as root (full-disk mounts a tmpfs).
 # backup-kill: `tweetie-db backup` SIGKILLed at random moments BACKUP_KILL_TRIALS times; the
@@ -72,18 +76,18 @@ test-sanitize: deps
 # Each exits non-zero on any failure.
 BACKUP_KILL_TRIALS ?= 30
 torture-hostile: deps
-	$(SWIFT) build --product tweetie-db
-	$(SWIFT) build --product tweetie-torture
-	$$($(SWIFT) build --show-bin-path)/tweetie-torture backup-kill --trials $(BACKUP_KILL_TRIALS) $(BACKUP_KILL_ARGS)
-	$$($(SWIFT) build --show-bin-path)/tweetie-torture full-disk $(FULL_DISK_ARGS)
+	$(SWIFT) build $(TRAITS) --product tweetie-db
+	$(SWIFT) build $(TRAITS) --product tweetie-torture
+	$$($(SWIFT) build $(TRAITS) --show-bin-path)/tweetie-torture backup-kill --trials $(BACKUP_KILL_TRIALS) $(BACKUP_KILL_ARGS)
+	$$($(SWIFT) build $(TRAITS) --show-bin-path)/tweetie-torture full-disk $(FULL_DISK_ARGS)
 
 # Deterministic mutation fuzzing of Twitter JSON decoding and NDJSON import, FUZZ_SECONDS per
 # target (statuses, members, users, ndjson). Crash, hang and misbehaviour inputs go to .fuzz/findings;
 # exits non-zero when there is one. FUZZ_ARGS="--seed 7 --corpus-out Tests/Fixtures/FuzzCorpus" adds options.
 FUZZ_SECONDS ?= 60
 fuzz: deps
-	$(SWIFT) build -c release --product tweetie-fuzz
-	$$($(SWIFT) build -c release --show-bin-path)/tweetie-fuzz --seconds $(FUZZ_SECONDS) --work .fuzz $(FUZZ_ARGS)
+	$(SWIFT) build $(TRAITS) -c release --product tweetie-fuzz
+	$$($(SWIFT) build $(TRAITS) -c release --show-bin-path)/tweetie-fuzz --seconds $(FUZZ_SECONDS) --work .fuzz $(FUZZ_ARGS)
 
 # Benchmarks live in their own package so `make test` never builds them.
 bench: deps
@@ -114,19 +118,19 @@ clean:
 # tweetie-db, then checks the page's changeset applier on generated messages and the page against
 # `tweetie-db feed --once` while the CLI syncs and deletes. Screenshots go to .build/browser-tests;
 # BROWSER_ARGS="-k apply" passes options to pytest.
-BROWSER_TESTS = PYTHONDONTWRITEBYTECODE=1 TWEETIE_BIN="$$($(SWIFT) build --show-bin-path)" python3 -m pytest -p no:cacheprovider Tests/Browser
+BROWSER_TESTS = PYTHONDONTWRITEBYTECODE=1 TWEETIE_BIN="$$($(SWIFT) build $(TRAITS) --show-bin-path)" python3 -m pytest -p no:cacheprovider Tests/Browser
 test-browser: deps
 	Tests/Browser/install-dependencies
-	$(SWIFT) build --product tweetie-serve
-	$(SWIFT) build --product tweetie-db
+	$(SWIFT) build $(TRAITS) --product tweetie-serve
+	$(SWIFT) build $(TRAITS) --product tweetie-db
 	$(BROWSER_TESTS) $(BROWSER_ARGS)
 
 # The page's self-check (?verify=1) over SOAK_SECONDS (default 300) with a sync every second.
 SOAK_SECONDS ?= 300
 soak-browser: deps
 	Tests/Browser/install-dependencies
-	$(SWIFT) build --product tweetie-serve
-	$(SWIFT) build --product tweetie-db
+	$(SWIFT) build $(TRAITS) --product tweetie-serve
+	$(SWIFT) build $(TRAITS) --product tweetie-db
 	TWEETIE_SOAK_SECONDS=$(SOAK_SECONDS) $(BROWSER_TESTS) -s -k soak $(BROWSER_ARGS)
 
 # The live timeline in a browser: tweetie-serve on the default database ($$TWEETIE_DB,
@@ -134,8 +138,8 @@ soak-browser: deps
 # SERVE_ARGS="--port 9000 --max-clients 100" passes options. Ctrl-C stops it.
 .PHONY: serve bench-serve
 serve: deps
-	$(SWIFT) build --product tweetie-serve
-	$$($(SWIFT) build --show-bin-path)/tweetie-serve $(SERVE_ARGS)
+	$(SWIFT) build $(TRAITS) --product tweetie-serve
+	$$($(SWIFT) build $(TRAITS) --show-bin-path)/tweetie-serve $(SERVE_ARGS)
 
 # The serve load benchmark (not a test): SERVE_BENCH_CLIENTS SSE clients follow the list feed of a
 # release tweetie-serve on a scratch database while SERVE_BENCH_COMMITS commits land; prints commit →
@@ -146,10 +150,10 @@ SERVE_BENCH_CLIENTS ?= 1000
 SERVE_BENCH_COMMITS ?= 100
 SERVE_BENCH_PORT ?= 18080
 bench-serve: deps
-	$(SWIFT) build -c release --product tweetie-db
-	$(SWIFT) build -c release --product tweetie-serve
-	$(SWIFT) build -c release --product tweetie-serve-bench
-	@bin=$$($(SWIFT) build -c release --show-bin-path); dir=$$(mktemp -d); db=$$dir/db; \
+	$(SWIFT) build $(TRAITS) -c release --product tweetie-db
+	$(SWIFT) build $(TRAITS) -c release --product tweetie-serve
+	$(SWIFT) build $(TRAITS) -c release --product tweetie-serve-bench
+	@bin=$$($(SWIFT) build $(TRAITS) -c release --show-bin-path); dir=$$(mktemp -d); db=$$dir/db; \
 	$$bin/tweetie-db sync --simulated --seed 5 --ticks 10 --db $$db >/dev/null || exit 1; \
 	$$bin/tweetie-serve --db $$db --port $(SERVE_BENCH_PORT) --max-clients $(SERVE_BENCH_CLIENTS) >$$dir/serve.log & pid=$$!; \
 	for i in $$(seq 300); do grep -q listening $$dir/serve.log && break; kill -0 $$pid 2>/dev/null || break; sleep 0.1; done; \
@@ -161,5 +165,5 @@ bench-serve: deps
 # swift-argument-parser's generate-manual plugin: .build/plugins/GenerateManual/outputs/tweetie-db/tweetie-db.1
 .PHONY: man
 man: deps
-	$(SWIFT) package plugin generate-manual --configuration debug
+	$(SWIFT) package $(TRAITS) plugin generate-manual --configuration debug
 	@echo "man -l .build/plugins/GenerateManual/outputs/tweetie-db/tweetie-db.1"

@@ -15,18 +15,19 @@ let package = Package(
     ],
     // A package that depends on this one resolves only what its products need. SwiftPM prunes a
     // dependency whose every use is conditioned on a trait that is off, so what only the executables
-    // use sits behind a trait:
-    // - `Tools` (on by default): the command-line tools' packages, swift-argument-parser and
-    //   hdrhistogram-swift (with swift-numerics). Every executable target needs it.
-    // - `Serve` (on by default; it turns `Tools` on): tweetie-serve's HTTP stack, Hummingbird, SwiftNIO,
+    // use sits behind a trait, and no trait is on by default: a package that depends on this one and
+    // asks for nothing resolves swift-syntax (for `@Record`) and swift-log (TweetieSync's logging)
+    // and nothing else.
+    // - `Tools`: the command-line tools' packages, swift-argument-parser and hdrhistogram-swift (with
+    //   swift-numerics). Every executable target needs it.
+    // - `Serve` (it turns `Tools` on): tweetie-serve's HTTP stack, Hummingbird, SwiftNIO,
     //   swift-prometheus and what they need, about twenty packages.
-    // With both off (`traits: []` on a package that depends on this one) a library user resolves
-    // swift-syntax (for `@Record`) and swift-log (TweetieSync's logging) and nothing else; `make demo`
-    // builds with `Tools` only, so a fresh clone never fetches the HTTP stack.
+    // The Makefile's targets ask for what they run (`make test`: both; `make demo` on a fresh clone:
+    // `Tools` only, so that it never fetches the HTTP stack). By hand: `swift build --traits Tools,Serve`.
     traits: [
         .trait(name: "Tools", description: "The command-line tools tweetie-db, tweetie-torture and tweetie-serve (swift-argument-parser, hdrhistogram-swift)."),
         .trait(name: "Serve", description: "The tweetie-serve HTTP server and its benchmark (Hummingbird, SwiftNIO, swift-prometheus).", enabledTraits: ["Tools"]),
-        .default(enabledTraits: ["Tools", "Serve"]),
+        .default(enabledTraits: []),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),

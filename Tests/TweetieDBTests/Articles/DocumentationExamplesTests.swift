@@ -154,8 +154,8 @@ struct DocumentationExamplesTests {
     }
 
     /// The README's manifest, with TweetieDB in `../TweetieDB` as it says: the product resolves
-    /// under the package name it shows, and with `traits: []` the only packages resolved are the
-    /// ones the library needs (swift-syntax for `@Record`, swift-log for TweetieSync).
+    /// under the package name it shows, and, asking for no trait, the only packages resolved are
+    /// the ones the library needs (swift-syntax for `@Record`, swift-log for TweetieSync).
     @Test("A package made from the README's manifest resolves only what the library needs")
     func readmeManifestResolves() throws {
         let manifest = try #require(try Self.blocks(of: "README.md").first(where: \.isManifest))
