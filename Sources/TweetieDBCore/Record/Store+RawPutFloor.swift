@@ -6,10 +6,12 @@ extension Store {
     /// `configuration`'s environment settings, in one transaction, and returns the seconds from
     /// the transaction's begin to its commit. The environment is removed afterwards.
     ///
+    /// Package access: `tweetie-db bench writes` is its only user; a library user has no need of it.
+    ///
     /// ```swift
     /// let seconds = try Store.rawPutFloor((keys: keys, values: values), configuration: configuration)
     /// ```
-    public static func rawPutFloor(_ pairs: (keys: [[UInt8]], values: [[UInt8]]), configuration: StoreConfiguration) throws -> Double {
+    package static func rawPutFloor(_ pairs: (keys: [[UInt8]], values: [[UInt8]]), configuration: StoreConfiguration) throws -> Double {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("tweetiedb-raw-\(UUID().uuidString)").path
         defer { try? FileManager.default.removeItem(atPath: path) }
         let environment = try Environment.open(at: path, configuration: configuration.environment)
