@@ -98,6 +98,7 @@ public struct RankedTree<Key: Comparable, Value> {
         }
     }
 
+    /// Splits `0..<count` into `ceil(count / target)` ranges whose sizes differ by at most one.
     @usableFromInline
     static func evenChunks(count: Int, target: Int) -> [Range<Int>] {
         let chunkCount = (count + target - 1) / target

@@ -38,20 +38,7 @@ public struct SectionedResults<SectionKey: Hashable & Comparable, Key: Comparabl
     /// print(results.numberOfSections) // 0
     /// ```
     public init(rows: RankedTree<Key, Value>, sectionKeyOf: @escaping @Sendable (Key) -> SectionKey) {
-        var counts: [(key: SectionKey, value: Int)] = []
-        for (key, _) in rows {
-            let section = sectionKeyOf(key)
-            if let last = counts.last, last.key == section {
-                counts[counts.count - 1].value += 1
-            } else {
-                precondition(
-                    counts.last.map { $0.key < section } ?? true,
-                    "SectionedResults: section key \(section) of row \(key) comes after section \(counts.last!.key); sectionKeyOf must be monotone in key order"
-                )
-                counts.append((section, 1))
-            }
-        }
-        self.init(rows: rows, sections: RankedTree(sortedUniqueElements: counts), sectionKeyOf: sectionKeyOf)
+        self.init(rows: rows, sections: Self.sections(of: rows.lazy.map(\.key), sectionKeyOf: sectionKeyOf), sectionKeyOf: sectionKeyOf)
     }
 
     /// Builds results from parallel arrays whose keys are strictly ascending (checked by the
@@ -60,23 +47,31 @@ public struct SectionedResults<SectionKey: Hashable & Comparable, Key: Comparabl
     /// ``RankedTree``'s `init(ascendingKeys:values:)`, for an observation's start.
     @inlinable
     init(ascendingKeys keys: inout [Key], values: inout [Value], sectionKeyOf: @escaping @Sendable (Key) -> SectionKey) {
+        let sections = Self.sections(of: keys, sectionKeyOf: sectionKeyOf)
+        self.init(rows: RankedTree(ascendingKeys: &keys, values: &values), sections: sections, sectionKeyOf: sectionKeyOf)
+    }
+
+    /// Each section's key and row count, for row keys in ascending order.
+    ///
+    /// - Precondition: `sectionKeyOf` is monotone over `keys` (checked).
+    @inlinable
+    static func sections<Keys: Sequence<Key>>(of keys: Keys, sectionKeyOf: (Key) -> SectionKey) -> RankedTree<SectionKey, Int> {
         var sectionKeys: [SectionKey] = []
         var counts: [Int] = []
-        for index in keys.indices {
-            let section = sectionKeyOf(keys[index])
+        for key in keys {
+            let section = sectionKeyOf(key)
             if let last = sectionKeys.last, last == section {
                 counts[counts.count - 1] += 1
             } else {
                 precondition(
                     sectionKeys.last.map { $0 < section } ?? true,
-                    "SectionedResults: section key \(section) of row \(keys[index]) comes after section \(sectionKeys.last!); sectionKeyOf must be monotone in key order"
+                    "SectionedResults: section key \(section) of row \(key) comes after section \(sectionKeys.last!); sectionKeyOf must be monotone in key order"
                 )
                 sectionKeys.append(section)
                 counts.append(1)
             }
         }
-        self.init(rows: RankedTree(ascendingKeys: &keys, values: &values), sections: RankedTree(ascendingKeys: &sectionKeys, values: &counts),
-                  sectionKeyOf: sectionKeyOf)
+        return RankedTree(ascendingKeys: &sectionKeys, values: &counts)
     }
 
     /// Assembles results from trees that are already consistent.
