@@ -59,14 +59,19 @@ public struct SectionedQueryObservation<S: Hashable & Comparable & Sendable, R: 
     /// ```
     public final class Iterator: AsyncIteratorProtocol {
         typealias Results = SectionedResults<OrderedSection<S>, SectionedRowKey<S>, R>
+        typealias Window = SectionedResultsWindow<OrderedSection<S>, SectionedRowKey<S>, R>
         private let observation: SectionedQueryObservation
         private let signal = ObservationSignal()
         private var subscription: UInt64?
         private var core: LiveQueryCore<R, SectionedRowKey<S>>?
         private var results: Results?
-        /// The results last replaced, kept until the next call to ``next()`` so that releasing
-        /// them (freeing every node the new version copied) happens after the delivery.
-        private var retired: Results?
+        /// The delivered window of ``results``, for a query with a limit.
+        private var window: Window?
+        /// A limit asked for by ``setLimit(_:)``, applied by the next call to ``next()``.
+        private var pendingLimit: Int?
+        /// The results and window last replaced, kept until the next call to ``next()`` so that
+        /// releasing them (freeing every node the new version copied) happens after the delivery.
+        private var retired: (Results?, Window?)
         private var finished = false
 
         init(_ observation: SectionedQueryObservation) {
@@ -77,10 +82,28 @@ public struct SectionedQueryObservation<S: Hashable & Comparable & Sendable, R: 
             if let subscription { observation.store.notifier.unsubscribe(subscription) }
         }
 
-        /// The element for commits that changed nothing observed (`everyCommit` only).
-        private func unchanged(_ results: Results, _ core: LiveQueryCore<R, SectionedRowKey<S>>) -> SectionedQueryChange<S, R> {
-            SectionedQueryChange(results: SectionedQueryResults(base: results), changeset: SectionedChangeset(),
-                                 isInitial: false, position: core.lastPosition)
+        /// Changes the window of an observation of a query with a limit, for example to load
+        /// older rows: the next element, returned without waiting for a commit, carries the rows
+        /// that enter (or leave) at the window's end.
+        ///
+        /// - Precondition: the observed query has a limit, and `limit` is not negative.
+        ///
+        /// ```swift
+        /// iterator.setLimit(200)                      // 100 more rows
+        /// let grown = try await iterator.next()       // their insertions
+        /// ```
+        public func setLimit(_ limit: Int) {
+            precondition(observation.query.limitCount != nil, "setLimit(_:) needs an observation of a query with a limit")
+            precondition(limit >= 0, "a window's limit must not be negative, got \(limit)")
+            pendingLimit = limit
+        }
+
+        /// The element delivering `results`, through the window when there is one.
+        private func element(_ results: Results, _ changeset: SectionedChangeset, entered: [RowPath] = [], left: [RowPath] = [],
+                             isInitial: Bool, _ core: LiveQueryCore<R, SectionedRowKey<S>>) -> SectionedQueryChange<S, R> {
+            let info = window.map { ObservationWindow(limit: $0.limit, hasMore: $0.hasMore(in: results), entered: entered, left: left) }
+            return SectionedQueryChange(results: SectionedQueryResults(base: window?.rows ?? results), changeset: changeset,
+                                        isInitial: isInitial, position: core.lastPosition, window: info)
         }
 
         /// The next element; `nil` when the consuming task is cancelled.
@@ -90,10 +113,17 @@ public struct SectionedQueryObservation<S: Hashable & Comparable & Sendable, R: 
         /// ```
         public func next() async throws -> SectionedQueryChange<S, R>? {
             guard !finished else { return nil }
-            retired = nil
+            retired = (nil, nil)
             do {
                 guard let core, let current = results else { return try start() }
                 var results = current
+                if let limit = pendingLimit, var window {
+                    pendingLimit = nil
+                    let change = window.resize(to: limit, full: results)
+                    retired.1 = self.window
+                    self.window = window
+                    return element(results, change.changeset, entered: change.entered, left: change.left, isInitial: false, core)
+                }
                 while true {
                     guard await signal.wait() else {
                         finish()
@@ -101,22 +131,27 @@ public struct SectionedQueryObservation<S: Hashable & Comparable & Sendable, R: 
                     }
                     switch try core.delta(oldValue: { results.rows.value(for: $0) }) {
                     case .unchanged:
-                        if observation.everyCommit { return unchanged(results, core) }
+                        if observation.everyCommit { return element(results, SectionedChangeset(), isInitial: false, core) }
                         continue
                     case .reset:
                         results = try observation.initialResults(core)
-                        retired = self.results
+                        retired = (self.results, self.window)
                         self.results = results
-                        return SectionedQueryChange(results: SectionedQueryResults(base: results), changeset: SectionedChangeset(),
-                                                    isInitial: true, position: core.lastPosition)
+                        window = window.map { Window(limit: $0.limit, of: results) }
+                        return element(results, SectionedChangeset(), isInitial: true, core)
                     case .changes(let changes, _):
-                        let (next, changeset) = results.applying(changes)
+                        let hadMore = window?.hasMore(in: results)
+                        let (next, fullChangeset) = results.applying(changes)
                         results = next
-                        retired = self.results
+                        retired = (self.results, self.window)
                         self.results = next
-                        if changeset.isEmpty { if observation.everyCommit { return unchanged(next, core) } else { continue } }
-                        return SectionedQueryChange(results: SectionedQueryResults(base: next), changeset: changeset,
-                                                    isInitial: false, position: core.lastPosition)
+                        var change = Window.Change(changeset: fullChangeset, entered: [], left: [])
+                        if var window {
+                            change = window.apply(changes, full: next)
+                            self.window = window
+                        }
+                        if change.changeset.isEmpty && hadMore == window?.hasMore(in: next) && !observation.everyCommit { continue }
+                        return element(next, change.changeset, entered: change.entered, left: change.left, isInitial: false, core)
                     }
                 }
             } catch {
@@ -126,9 +161,9 @@ public struct SectionedQueryObservation<S: Hashable & Comparable & Sendable, R: 
         }
 
         private func start() throws -> SectionedQueryChange<S, R>? {
-            guard !observation.query.isWindowed else {
+            guard observation.query.offset == 0 else {
                 throw StoreError(.invalidArgument, operation: "observe", database: R.collectionName, path: observation.store.path,
-                                    message: "a sectioned observation covers whole sections; remove the query's offset and limit")
+                                    message: "a sectioned observation starts at the first row; remove the query's offset (a limit is its window)")
             }
             let signal = self.signal
             // Subscribe before reading, so that no commit can slip between the read and the subscription.
@@ -138,8 +173,11 @@ public struct SectionedQueryObservation<S: Hashable & Comparable & Sendable, R: 
             self.core = core
             let results = try observation.initialResults(core)
             self.results = results
-            return SectionedQueryChange(results: SectionedQueryResults(base: results), changeset: SectionedChangeset(),
-                                        isInitial: true, position: core.lastPosition)
+            if let limit = pendingLimit ?? observation.query.limitCount {
+                pendingLimit = nil
+                window = Window(limit: limit, of: results)
+            }
+            return element(results, SectionedChangeset(), isInitial: true, core)
         }
 
         private func finish() {
@@ -148,7 +186,8 @@ public struct SectionedQueryObservation<S: Hashable & Comparable & Sendable, R: 
             subscription = nil
             core = nil
             results = nil
-            retired = nil
+            window = nil
+            retired = (nil, nil)
         }
     }
 }
@@ -157,6 +196,11 @@ extension Store {
     /// Observes `query` grouped into sections by `sectionOf` (for example the tweet's day),
     /// sections ordered by their key in `sectionOrder`, rows in the query's order.
     /// `modificationsOf` and `everyCommit` are as for ``observe(_:modificationsOf:everyCommit:)``.
+    ///
+    /// A query with a limit is observed through a window: each element holds the first `limit`
+    /// rows and says whether more follow (``SectionedQueryChange/window``); the iterator's
+    /// ``SectionedQueryObservation/Iterator/setLimit(_:)`` grows or shrinks it. A query with an
+    /// offset is refused: a sectioned observation starts at the first row.
     ///
     /// ```swift
     /// let observation = store.observe(Query<Tweet>().sorted(byIndex: "created"),
