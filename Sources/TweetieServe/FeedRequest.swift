@@ -4,9 +4,11 @@ import HummingbirdCore
 import TweetieSync
 
 /// A feed request, parsed and checked: `/feeds/list`, `/feeds/person/{username}`, `/feeds/people`
-/// with `?sections=day|none&moves=1|0&after=POSITION`.
+/// with `?sections=day|none&moves=1|0&limit=N&after=POSITION`.
 ///
-/// Defaults as `tweetie-db feed`: `list` by day, `person` and `people` in one section, moves on.
+/// Defaults as `tweetie-db feed`: `list` by day, `person` and `people` in one section, moves on;
+/// unlike it, every served feed is a window, of ``defaultLimit`` rows unless `limit` asks for up
+/// to ``maximumLimit``: a million-row timeline is never sent, nor held by a page, whole.
 /// `people` takes `sections=none` only. Every parameter and `Last-Event-ID` is checked, whatever
 /// else the request carries: an unknown, repeated or malformed one is an error, even when another
 /// makes it moot (`Last-Event-ID` wins over `?after=`).
@@ -16,6 +18,11 @@ struct FeedRequest: Sendable {
         case notFound(String)
         case badRequest(String)
     }
+
+    /// The window of a feed whose request names no `limit`: a first screen.
+    static let defaultLimit = 100
+    /// The largest `limit` a request may ask for.
+    static let maximumLimit = 10_000
 
     var spec: FeedSpec
     /// Resume after this position (`Last-Event-ID`, else `?after=`).
@@ -40,8 +47,8 @@ struct FeedRequest: Sendable {
         }
         var values: [String: String] = [:]
         for (name, value) in query {
-            guard ["sections", "moves", "after"].contains(name) else {
-                return .failure(.badRequest("unknown parameter '\(name)' (there are sections, moves, after)"))
+            guard ["sections", "moves", "limit", "after"].contains(name) else {
+                return .failure(.badRequest("unknown parameter '\(name)' (there are sections, moves, limit, after)"))
             }
             guard values.updateValue(String(value), forKey: String(name)) == nil else {
                 return .failure(.badRequest("parameter '\(name)' is given more than once"))
@@ -64,6 +71,15 @@ struct FeedRequest: Sendable {
         case "0": moves = false
         case let value?: return .failure(.badRequest("moves must be 1 or 0, not '\(value)'"))
         }
+        var limit = defaultLimit
+        if let value = values["limit"] {
+            // Digits only: Int("+5") would pass, and a limit is written as a plain number.
+            guard !value.isEmpty, value.utf8.count <= 6, value.utf8.allSatisfy({ (0x30...0x39).contains($0) }),
+                  let parsed = Int(value), (1...maximumLimit).contains(parsed) else {
+                return .failure(.badRequest("limit must be a whole number from 1 to \(maximumLimit), not '\(value)'"))
+            }
+            limit = parsed
+        }
         // Both sources are checked, whichever is used: a malformed `after` is refused even when a
         // `Last-Event-ID` (which wins) comes with it.
         var after: ChangeLogPosition?
@@ -74,7 +90,7 @@ struct FeedRequest: Sendable {
             }
             after = after ?? position
         }
-        return .success(FeedRequest(spec: FeedSpec(kind: kind, sections: sections, moves: moves), after: after,
+        return .success(FeedRequest(spec: FeedSpec(kind: kind, sections: sections, moves: moves, limit: limit), after: after,
                                     acceptsEvents: acceptsEvents, ifNoneMatch: ifNoneMatch))
     }
 

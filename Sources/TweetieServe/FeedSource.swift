@@ -28,19 +28,22 @@ public struct FeedSpec: Hashable, Sendable, CustomStringConvertible {
     public var sections: FeedSectioning
     /// Whether moves are sent as moves (else as deletion plus insertion).
     public var moves: Bool
+    /// The window: the feed's first `limit` rows (``FeedRequest`` always asks for one).
+    public var limit: Int?
 
     /// A spec.
     ///
     /// ```swift
-    /// FeedSpec(kind: .list, sections: .day, moves: true)
+    /// FeedSpec(kind: .list, sections: .day, moves: true, limit: 100)
     /// ```
-    public init(kind: Kind, sections: FeedSectioning, moves: Bool) {
+    public init(kind: Kind, sections: FeedSectioning, moves: Bool, limit: Int? = nil) {
         self.kind = kind
         self.sections = sections
         self.moves = moves
+        self.limit = limit
     }
 
-    /// `list sections=day moves=1`, for logs.
+    /// `list sections=day moves=1 limit=100`, for logs.
     public var description: String {
         let name: String
         switch kind {
@@ -48,7 +51,7 @@ public struct FeedSpec: Hashable, Sendable, CustomStringConvertible {
         case .person(let username): name = "person \(username)"
         case .people: name = "people"
         }
-        return "\(name) sections=\(sections.rawValue) moves=\(moves ? 1 : 0)"
+        return "\(name) sections=\(sections.rawValue) moves=\(moves ? 1 : 0)" + (limit.map { " limit=\($0)" } ?? "")
     }
 }
 
@@ -88,9 +91,12 @@ struct FeedSource: Sendable {
     /// The feed `spec` of `store`, relative times against `now`.
     init(_ spec: FeedSpec, list: ListIdentifier, store: Store, now: Date) {
         switch spec.kind {
-        case .list: self.init(ChangeFeed.list(list, store: store, sections: spec.sections, now: now), moves: spec.moves)
-        case .person(let username): self.init(ChangeFeed.person(username, store: store, sections: spec.sections, now: now), moves: spec.moves)
-        case .people: self.init(ChangeFeed.people(list, store: store), moves: spec.moves)
+        case .list:
+            self.init(ChangeFeed.list(list, store: store, sections: spec.sections, limit: spec.limit, now: now), moves: spec.moves)
+        case .person(let username):
+            self.init(ChangeFeed.person(username, store: store, sections: spec.sections, limit: spec.limit, now: now), moves: spec.moves)
+        case .people:
+            self.init(ChangeFeed.people(list, store: store, limit: spec.limit), moves: spec.moves)
         }
     }
 
@@ -103,11 +109,9 @@ struct FeedSource: Sendable {
                 let message = builder.message(for: update)
                 let name = message.type == "snapshot" ? (message.reason == "reset" ? "reset" : "snapshot") : "change"
                 let event = FeedEvent(name: name, position: message.position, json: try encoder.encode(message))
-                let sections = update.sections, position = update.position
-                let snapshot: SnapshotMaker = { reason in
-                    let message = FeedMessage(snapshot: Array(sections), feed: feed.name, position: position, reason: reason)
-                    return FeedEvent(name: reason == "reset" ? "reset" : "snapshot", position: position,
-                                     json: try RecordJSON.encoder().encode(message))
+                let snapshot: SnapshotMaker = { [builder] reason in
+                    FeedEvent(name: reason == "reset" ? "reset" : "snapshot", position: update.position,
+                              json: try RecordJSON.encoder().encode(builder.snapshot(of: update, reason: reason)))
                 }
                 await deliver(FeedDelivery(event: event, snapshot: snapshot))
             }

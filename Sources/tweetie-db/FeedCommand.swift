@@ -8,9 +8,11 @@ struct FeedCommand: AsyncParsableCommand {
         commandName: "feed",
         abstract: "Stream a view model's sections and changesets as NDJSON for renderers.",
         discussion: """
-            The first line is a snapshot of the sections with full rows; with --follow, a change line follows whenever commits by any process change the feed. Changes coalesce: one line may carry several commits, so sequence numbers may skip, but they strictly increase within one stream. The format is version 3 of schemas/tweetie-feed.schema.json: every line has "version":3 and a "position" (SEQUENCE.COMMITID) to resume from with --after, and row ids are decimal strings (tweet ids exceed 2^53, which JavaScript's JSON.parse rounds).
+            The first line is a snapshot of the sections with full rows; with --follow, a change line follows whenever commits by any process change the feed. Changes coalesce: one line may carry several commits, so sequence numbers may skip, but they strictly increase within one stream. The format is version 4 of schemas/tweetie-feed.schema.json: every line has "version":4 and a "position" (SEQUENCE.COMMITID) to resume from with --after, and row ids are decimal strings (tweet ids exceed 2^53, which JavaScript's JSON.parse rounds).
 
             Sections: list and person with --sections day, one per UTC day (key yyyy-MM-dd), newest day first, rows newest first; with --sections none, and for people (rows by username), one section keyed "all". An empty feed is "sections":[]; a section appears by a section insertion with all its rows (never by row insertions into it) and goes by a section deletion. Relative times are computed against --now, fixed while the feed runs: two runs print the same rows only with the same --now.
+
+            With --limit N the feed is a window: the first N rows in display order (the newest N tweets of a timeline), with their sections. Every line then has "window":{"limit":N,"more":BOOL}, "more" saying whether rows follow the last one; a row pushed out at the window's end is deleted by the change and named in "windowLeft", a row pulled in is inserted and named in "windowEntered".
             """,
         subcommands: [List.self, Person.self, People.self])
 
@@ -50,7 +52,12 @@ struct FeedCommand: AsyncParsableCommand {
                 })
         var after: ChangeLogPosition?
 
+        @Option(help: ArgumentHelp("Show the first N rows only, in display order (the newest N tweets of a timeline): a window, which every line describes in \"window\". Resume (--after) with the same --limit.",
+                                   valueName: "N"))
+        var limit: Int?
+
         func validate() throws {
+            if let limit, limit < 1 { throw ValidationError("--limit must be at least 1, got \(limit).") }
             if follow && once { throw ValidationError("--follow and --once cannot be used together.") }
             if after != nil && !follow { throw ValidationError("--after resumes a stream: use it with --follow.") }
             if let now, DateArgument.parse(now) == nil { throw ValidationError(DateArgument.problem(option: "--now", value: now)) }
@@ -76,7 +83,7 @@ struct FeedCommand: AsyncParsableCommand {
             try await reportingErrors {
                 let store = try options.database.openExisting()
                 defer { store.close() }
-                try await stream(.list(try parseList(list), store: store, sections: sections.value, now: options.referenceTime), options, store: store)
+                try await stream(.list(try parseList(list), store: store, sections: sections.value, limit: options.limit, now: options.referenceTime), options, store: store)
             }
         }
     }
@@ -96,7 +103,7 @@ struct FeedCommand: AsyncParsableCommand {
             try await reportingErrors {
                 let store = try options.database.openExisting()
                 defer { store.close() }
-                try await stream(.person(username, store: store, sections: sections.value, now: options.referenceTime), options, store: store)
+                try await stream(.person(username, store: store, sections: sections.value, limit: options.limit, now: options.referenceTime), options, store: store)
             }
         }
     }
@@ -115,7 +122,7 @@ struct FeedCommand: AsyncParsableCommand {
             try await reportingErrors {
                 let store = try options.database.openExisting()
                 defer { store.close() }
-                try await stream(.people(try parseList(list), store: store), options, store: store)
+                try await stream(.people(try parseList(list), store: store, limit: options.limit), options, store: store)
             }
         }
     }

@@ -1,4 +1,4 @@
-"""The change feed's rules (feed format version 3, schemas/tweetie-feed.schema.json), in Python, for
+"""The change feed's rules (feed format version 4, schemas/tweetie-feed.schema.json), in Python, for
 the browser tests: a reference applier, and a generator of changesets between two arbitrary
 section lists that covers every change kind the format has (row deletions, insertions, moves within
 and across sections, modifications, section deletions, insertions and moves), with and without
@@ -16,9 +16,19 @@ def position(sequence):
     return "0" if sequence == 0 else f"{sequence}.{(sequence * 0x9E3779B97F4A7C15) % 2**64:016x}"
 
 
-def snapshot(sections, feed, sequence, reason="initial"):
-    return {"version": 3, "type": "snapshot", "feed": feed, "sequence": sequence, "position": position(sequence),
-            "reason": reason, "sections": sections}
+# The window the page asks for unless told otherwise (?limit=), as tweetie-serve's default.
+PAGE_LIMIT = 100
+
+
+def window(sections, limit=PAGE_LIMIT, more=False):
+    """A message's window over `sections`: checked to hold them."""
+    assert sum(len(s["rows"]) for s in sections) <= limit
+    return {"limit": limit, "more": more}
+
+
+def snapshot(sections, feed, sequence, reason="initial", limit=PAGE_LIMIT, more=False):
+    return {"version": 4, "type": "snapshot", "feed": feed, "sequence": sequence, "position": position(sequence),
+            "reason": reason, "sections": sections, "window": window(sections, limit, more)}
 
 
 def apply(sections, message):
@@ -129,7 +139,8 @@ def changeset(old, new, feed, sequence, moves=True):
         insertions += [{"at": m["to"], "row": m["row"]} for m in row_moves]
         row_moves = []
     return {
-        "version": 3, "type": "change", "feed": feed, "sequence": sequence, "position": position(sequence),
+        "version": 4, "type": "change", "feed": feed, "sequence": sequence, "position": position(sequence),
+        "window": window(new),
         "sectionDeletions": sorted(deleted),
         "sectionInsertions": [{"index": i, "section": copy.deepcopy(new[i])} for i in sorted(inserted)],
         "sectionMoves": section_moves,

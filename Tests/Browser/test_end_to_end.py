@@ -100,6 +100,42 @@ def test_the_page_follows_syncs_and_deletes(driver, served):
     assert_clean(driver)
 
 
+def test_the_page_holds_a_window_and_scrolling_loads_older_rows(driver, served):
+    """With ?limit=10 the page holds windows of 10, 20, … rows: what `feed --once --limit` prints,
+    the end of each one loading the next as it comes into view."""
+    served.sync(20)
+    browser.console(driver)
+    driver.get(served.url + "?verify=1&limit=10")
+
+    def held():
+        return driver.execute_script("return Number(document.getElementById('feed').dataset.limit || 0)")
+
+    def settled():
+        """The window once the page stopped growing it (it grows while its end is on the screen)."""
+        browser.wait_for(lambda: held() >= 10, message="the first window")
+        last, since = held(), time.monotonic()
+        while time.monotonic() - since < 1.5:
+            time.sleep(0.1)
+            if held() != last:
+                last, since = held(), time.monotonic()
+        return last
+
+    first = settled()
+    assert first % 10 == 0
+    wait_until_shown(driver, served.feed("list", limit=first), context=f"in a window of {first}")
+    more = driver.execute_script("return document.getElementById('feed').dataset.more") == "true"
+    assert more, "the timeline has more than the first windows"
+    driver.execute_script("window.scrollTo(0, document.body.scrollHeight)")
+    browser.wait_for(lambda: held() > first, message="scrolling to the end to load older rows")
+    grown = settled()
+    assert grown % 10 == 0
+    wait_until_shown(driver, served.feed("list", limit=grown), context=f"in a window of {grown}")
+    served.sync(22)
+    wait_until_shown(driver, served.feed("list", limit=grown), context=f"in a window of {grown} after a sync")
+    assert "started over" not in driver.find_element("id", "notice").text
+    assert_clean(driver)
+
+
 def test_the_page_resumes_after_the_server_restarts(driver, served):
     browser.console(driver)
     driver.get(served.url + "?verify=1")

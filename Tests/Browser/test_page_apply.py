@@ -221,14 +221,15 @@ def test_a_change_it_cannot_apply_starts_over_from_a_snapshot(driver, server):
     check_shown(driver, sections, "after starting over")
 
 
-@pytest.mark.parametrize("field,value", [("id", 1071325319259414529), ("version", 1)])
+@pytest.mark.parametrize("field,value", [("id", 1071325319259414529), ("version", 1), ("version", 3), ("window", None),
+                                         ("window", {"limit": 0, "more": False})])
 def test_numeric_ids_and_other_versions_are_refused(driver, server, field, value):
     sections = feedspec.World(seed=6).sections(1, 1)
     message = feedspec.snapshot(sections, FEED, 1)
     if field == "id":
         sections[0]["rows"][0]["id"] = value
     else:
-        message["version"] = value
+        message[field] = value
     open_page(driver, server)
     server.send("snapshot", message)
     browser.wait_for(lambda: len(server.requests) == 2, message="the page to refuse the message and start over")
@@ -236,12 +237,56 @@ def test_numeric_ids_and_other_versions_are_refused(driver, server, field, value
     assert browser.errors(browser.console(driver))
 
 
+def test_the_page_asks_for_its_window_and_refuses_a_message_that_overfills_it(driver, server):
+    world = feedspec.World(seed=9)
+    sections = world.sections(2, 3)
+    start(driver, server, sections, 1, query="?verify=1&limit=6")
+    assert server.requests[0]["query"].get("limit") == "6", server.requests
+    # A change that leaves seven rows in a window of six is refused: the page starts over.
+    new = world.mutate(sections)
+    while sum(len(s["rows"]) for s in new) <= 6:
+        new = world.mutate(new)
+    bad = feedspec.changeset(sections, new, FEED, 2)
+    bad["window"] = {"limit": 6, "more": True}
+    server.send("change", bad)
+    browser.wait_for(lambda: len(server.requests) == 2, message="the page to refuse the change and start over")
+    assert any("in a window of 6" in entry["message"] for entry in browser.errors(browser.console(driver)))
+    assert server.requests[1]["query"].get("limit") == "6"
+
+
+def test_reaching_the_end_of_the_window_loads_older_rows(driver, server):
+    world = feedspec.World(seed=10)
+    sections = world.sections(2, 3)
+    open_page(driver, server, "?verify=1&limit=6")
+    # Six rows and more to come: the end of the window is on the screen, so the page asks for a
+    # window larger by its first one's size, from a fresh snapshot (no position to resume from).
+    server.send("snapshot", feedspec.snapshot(sections, FEED, 1, limit=6, more=True))
+    browser.wait_for(lambda: len(server.requests) == 2, message="the page to load older rows")
+    assert server.requests[1]["query"].get("limit") == "12", server.requests
+    assert server.requests[1]["lastEventID"] is None and "after" not in server.requests[1]["query"]
+    older = sections + world.sections(2, 3)
+    server.send("snapshot", feedspec.snapshot(older, FEED, 1, limit=12, more=True))
+    browser.wait_for(lambda: len(server.requests) == 3, message="the page to load older rows again")
+    assert server.requests[2]["query"].get("limit") == "18"
+    oldest = older + world.sections(1, 2)
+    server.send("snapshot", feedspec.snapshot(oldest, FEED, 1, limit=18, more=False))
+    browser.wait_for(lambda: driver.execute_script("return document.getElementById('feed').dataset.more") == "false",
+                     message="the page to hold the last window")
+    check_shown(driver, oldest, "every row, after loading older ones twice")
+    assert driver.find_element("id", "load-older").is_displayed() is False
+    assert len(server.requests) == 3
+    # Growing the window is no restart: nothing is announced, and the self-check holds.
+    assert "started over" not in driver.find_element("id", "notice").text
+    assert browser.self_check(driver)[1] == 0
+    assert browser.errors(browser.console(driver)) == []
+
+
 def test_views_people_and_person(driver, server):
     people = [{"key": "all", "title": "All", "rows": [
         {"id": "39968020", "name": "Marin Todorov", "handle": "@icanzilb", "about": "Author", "imageURL": "https://example.com/a.png"},
         {"id": "9007199254740993", "name": "Maya", "handle": "@mayalindqvist", "about": "", "imageURL": ""}]}]
     open_page(driver, server, "?verify=1&sections=day&moves=0#/people")
-    assert server.requests[0]["path"] == "/feeds/people" and server.requests[0]["query"] == {"moves": "0"}
+    assert server.requests[0]["path"] == "/feeds/people" and server.requests[0]["query"] == {"moves": "0", "limit": "100"}
     server.send("snapshot", feedspec.snapshot(people, "people icanzilb/RxSwift", 1))
     browser.wait_for_sequence(driver, 1)
     dom = browser.shown(driver)
@@ -251,7 +296,7 @@ def test_views_people_and_person(driver, server):
     driver.find_element("css selector", "#feed .row .name").click()
     browser.wait_for(lambda: len(server.requests) == 2, message="the person view to open its feed")
     assert server.requests[1]["path"] == "/feeds/person/icanzilb"
-    assert server.requests[1]["query"] == {"sections": "day", "moves": "0"}
+    assert server.requests[1]["query"] == {"sections": "day", "moves": "0", "limit": "100"}
     assert driver.find_element("id", "view-person").text == "@icanzilb"
     assert browser.self_check(driver)[1] == 0
     assert browser.errors(browser.console(driver)) == []

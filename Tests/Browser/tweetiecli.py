@@ -77,13 +77,15 @@ class Served:
     def delete(self, tweet_id):
         return self.cli("tweets", "delete", "--force", tweet_id)
 
-    def feed(self, *feed):
-        """The sections `feed … --once` prints at the page's reference time."""
-        return json.loads(self.cli("feed", *feed, "--once", "--now", NOW))["sections"]
+    def feed(self, *feed, limit=100):
+        """The sections `feed … --once` prints at the page's reference time, in the window the page
+        asks for first (tweetie-serve's default) unless `limit` says otherwise."""
+        return json.loads(self.cli("feed", *feed, "--once", "--limit", str(limit), "--now", NOW))["sections"]
 
-    def follow(self, *feed):
-        """`feed … --follow` at the page's reference time."""
-        return Follower([str(self.bin["tweetie-db"]), "feed", *feed, "--follow", "--now", NOW, "--db", self.db], self.log)
+    def follow(self, *feed, limit=100):
+        """`feed … --follow` at the page's reference time, in the page's first window."""
+        return Follower([str(self.bin["tweetie-db"]), "feed", *feed, "--follow", "--limit", str(limit), "--now", NOW, "--db", self.db],
+                        self.log)
 
     def start(self):
         self.server = subprocess.Popen(

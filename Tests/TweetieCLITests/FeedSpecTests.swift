@@ -23,7 +23,7 @@ struct FeedSpecTests {
         mutating func apply(_ line: String) throws {
             let json = try JSONValue.parse(Data(line.utf8))
             #expect(checker.violations(of: json).isEmpty, "\(checker.violations(of: json)) in \(line.prefix(300))")
-            #expect(json["version"] == .integer(3))
+            #expect(json["version"] == .integer(4))
             let message = try RecordJSON.decoder().decode(FeedMessage<Row>.self, from: Data(line.utf8))
             // Every message's position is its sequence with the commit id of that entry.
             #expect(message.position.sequence == message.sequence && (message.sequence == 0 || message.position.commitID != nil),
@@ -73,7 +73,8 @@ struct FeedSpecTests {
         }
     }
 
-    @Test(arguments: [["list", "--sections", "day"], ["list", "--sections", "none", "--no-moves"], ["person", "mayalindqvist", "--sections", "day"]])
+    @Test(arguments: [["list", "--sections", "day"], ["list", "--sections", "none", "--no-moves"], ["person", "mayalindqvist", "--sections", "day"],
+                      ["list", "--sections", "day", "--limit", "7"], ["list", "--sections", "none", "--no-moves", "--limit", "3"]])
     func everyMessageFollowsTheSchemaAndTheRules(feed: [String]) throws {
         let db = TemporaryDirectory.database()
         defer { db.remove() }
@@ -84,17 +85,42 @@ struct FeedSpecTests {
         try Self.follow(follower, &renderer, until: 1)
         #expect(renderer.messages.first?.reason == "initial")
         #expect(try CLI.run(["sync", "--simulated", "--seed", "5", "--ticks", "30", "--db", db.path]).status == 0)
+        // Catches up with the database: a window hears only of the commits that change it, so
+        // it follows until it shows what a fresh one does.
+        func catchUp() throws -> Renderer<TimelineRow> {
+            let once = try CLI.run(["feed"] + feed + ["--once", "--now", Self.now, "--db", db.path])
+            var fresh = Renderer<TimelineRow>(checker: try Self.checker())
+            try fresh.apply(String(once.output.split(separator: "\n")[0]))
+            if feed.contains("--limit") {
+                while renderer.state.sections != fresh.state.sections {
+                    guard let line = try follower.nextLine(timeout: 30) else { Issue.record("the feed ended"); return fresh }
+                    try renderer.apply(line)
+                }
+            } else {
+                try Self.follow(follower, &renderer, until: try Self.lastSequence(db))
+            }
+            return fresh
+        }
+        if feed.contains("--limit") { _ = try catchUp() }
         let newest = renderer.state.sections.first?.rows.prefix(2).map { "\($0.id)" } ?? []
         #expect(try CLI.run(["tweets", "delete", "--force"] + newest + ["--db", db.path]).status == 0)
-        try Self.follow(follower, &renderer, until: try Self.lastSequence(db))
+        let fresh = try catchUp()
         Self.checkOrder(renderer.state.sections, day: feed.contains("day"))
         if feed.contains("day") && feed[0] == "list" {
             #expect(renderer.messages.contains { !($0.sectionInsertions ?? []).isEmpty }, "new days arrived as section insertions")
         }
-        let once = try CLI.run(["feed"] + feed + ["--once", "--now", Self.now, "--db", db.path])
-        var fresh = Renderer<TimelineRow>(checker: try Self.checker())
-        try fresh.apply(String(once.output.split(separator: "\n")[0]))
+        if let index = feed.firstIndex(of: "--limit"), let limit = Int(feed[index + 1]) {
+            // A window: every message says so; new tweets pushed rows out at its end, and the
+            // deleted newest ones let rows in.
+            #expect(renderer.messages.allSatisfy { $0.window?.limit == limit })
+            #expect(renderer.state.sections.reduce(0) { $0 + $1.rows.count } == limit && renderer.state.window?.more == true)
+            #expect(renderer.messages.contains { !($0.windowLeft ?? []).isEmpty }, "rows left the window")
+            #expect(renderer.messages.contains { !($0.windowEntered ?? []).isEmpty }, "rows entered the window")
+        } else {
+            #expect(renderer.messages.allSatisfy { $0.window == nil && $0.windowEntered == nil && $0.windowLeft == nil })
+        }
         #expect(renderer.state.sections == fresh.state.sections)
+        #expect(renderer.state.window == fresh.state.window)
     }
 
     @Test func thePeopleFeedIsOneSectionByUsername() throws {
@@ -210,7 +236,7 @@ struct FeedSpecTests {
         let help = try CLI.run(["feed", "--help"]).output.replacingOccurrences(of: "\n", with: " ")
             .replacingOccurrences(of: #"\s+"#, with: " ", options: .regularExpression)
         #expect(!help.contains("one line follows per change committed"))
-        for phrase in ["Changes coalesce", "sequence numbers may skip", "strictly increase within one stream", "\"version\":3", "\"position\"",
+        for phrase in ["Changes coalesce", "sequence numbers may skip", "strictly increase within one stream", "\"version\":4", "\"position\"",
                        "row ids are decimal strings", "newest day first", "\"sections\":[]", "section insertion", "same --now"] {
             #expect(help.contains(phrase), "\(phrase)")
         }
@@ -235,11 +261,12 @@ struct FeedSpecTests {
         let checker = try Self.checker()
         #expect(checker.violations(of: try JSONValue.parse(Data(line.utf8))).isEmpty)
         let numericId = line.replacingOccurrences(of: "\"id\":\"\(ids[0])\"", with: "\"id\":\(ids[0])")
-        let noVersion = line.replacingOccurrences(of: ",\"version\":3", with: "")
-        let version1 = line.replacingOccurrences(of: "\"version\":3", with: "\"version\":1")
-        let version2 = line.replacingOccurrences(of: "\"version\":3", with: "\"version\":2")
+        let noVersion = line.replacingOccurrences(of: ",\"version\":4", with: "")
+        let version1 = line.replacingOccurrences(of: "\"version\":4", with: "\"version\":1")
+        let version3 = line.replacingOccurrences(of: "\"version\":4", with: "\"version\":3")
+        let version2 = line.replacingOccurrences(of: "\"version\":4", with: "\"version\":2")
             .replacingOccurrences(of: #","position":"[0-9.a-f]+""#, with: "", options: .regularExpression)
-        for bad in [numericId, noVersion, version1, version2] {
+        for bad in [numericId, noVersion, version1, version2, version3] {
             #expect(bad != line)
             #expect(!checker.violations(of: try JSONValue.parse(Data(bad.utf8))).isEmpty)
         }

@@ -22,8 +22,10 @@ struct NowArgumentTests {
         defer { db.remove() }
         #expect(try Executables.tweetieDB(["sync", "--simulated", "--seed", "5", "--ticks", "2", "--db", db.path]).status == 0)
         for (arguments, instant) in Self.accepted {
-            let feed = try ChildProcess.run(Executables.url("tweetie-db"), ["feed", "list", "--once", "--db", db.path] + arguments, environment: ["TWEETIE_DB": nil])
-            let plain = try Executables.tweetieDB(["feed", "list", "--once", "--db", db.path, "--now", instant])
+            // --limit 100: the server's default window.
+            let feed = try ChildProcess.run(Executables.url("tweetie-db"), ["feed", "list", "--once", "--limit", "100", "--db", db.path] + arguments,
+                                            environment: ["TWEETIE_DB": nil])
+            let plain = try Executables.tweetieDB(["feed", "list", "--once", "--limit", "100", "--db", db.path, "--now", instant])
             #expect(feed.status == 0 && plain.status == 0 && feed.stdout == plain.stdout, "\(arguments): \(feed.stderr)")
             let server = try ServerProcess(["--db", db.path] + arguments)
             let snapshot = try HTTPReply.get(port: server.port, "/feeds/list")

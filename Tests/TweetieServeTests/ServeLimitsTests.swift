@@ -179,12 +179,13 @@ struct ServeLimitsTests {
         let db = try Self.large(tweets: 8000)
         defer { db.remove() }
         let server = try ServerProcess(["--db", db.path, "--now", ServeTests.now])
-        let first = try EventStream(port: server.port, "/feeds/list")
+        // The largest window, so that the snapshot holds every tweet.
+        let first = try EventStream(port: server.port, "/feeds/list?limit=10000")
         let snapshot = try #require(try first.next()).data.utf8.count
         #expect(snapshot > 3_000_000)
         let before = try server.residentBytes()
         let stalled = try (0..<40).map { _ in
-            let stream = try EventStream(port: server.port, "/feeds/list", receiveBuffer: 4096)
+            let stream = try EventStream(port: server.port, "/feeds/list?limit=10000", receiveBuffer: 4096)
             // The first bytes of its body: the server made this client's snapshot frame and writes it.
             while stream.socket.buffer.isEmpty { _ = try stream.socket.fill(until: Date().addingTimeInterval(60)) }
             return stream

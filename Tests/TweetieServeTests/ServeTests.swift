@@ -16,8 +16,10 @@ struct ServeTests {
     }
 
     /// What `tweetie-db feed ARGS --once --now` prints (its first line).
-    static func once(_ feed: [String], _ db: ScratchDatabase) throws -> String {
-        let output = try Executables.tweetieDB(["feed"] + feed + ["--once", "--now", now, "--db", db.path]).stdout
+    /// The first line of `tweetie-db feed … --once` with the server's default window (`--limit 100`),
+    /// or with `limit` when the request asks for another.
+    static func once(_ feed: [String], _ db: ScratchDatabase, limit: Int = 100) throws -> String {
+        let output = try Executables.tweetieDB(["feed"] + feed + ["--once", "--limit", "\(limit)", "--now", now, "--db", db.path]).stdout
         return String(String(decoding: output, as: UTF8.self).split(separator: "\n")[0])
     }
 
@@ -84,6 +86,33 @@ struct ServeTests {
         #expect(server.stop() == 0)
     }
 
+    /// A served feed is a window: 100 rows unless `limit` asks for another, each snapshot the
+    /// one `feed --once --limit` prints; a follower of a small window ends where it does too.
+    @Test func everyServedFeedIsAWindowOfTheLimitAskedFor() throws {
+        let db = try Self.seeded()
+        defer { db.remove() }
+        #expect(try Executables.tweetieDB(["sync", "--simulated", "--seed", "5", "--ticks", "30", "--db", db.path]).status == 0)
+        let server = try ServerProcess(["--db", db.path, "--now", Self.now])
+        for (path, limit) in [("/feeds/list", 100), ("/feeds/list?limit=5", 5), ("/feeds/list?limit=10000", 10_000)] {
+            let snapshot = try HTTPReply.get(port: server.port, path)
+            let once = try Self.once(["list"], db, limit: limit)
+            #expect(snapshot.status == 200 && snapshot.text == once, "\(path)")
+            let state = try Self.state(of: snapshot.text, as: TimelineRow.self)
+            #expect(state.window?.limit == limit, "\(path)")
+        }
+        let stream = try EventStream(port: server.port, "/feeds/list?limit=4&sections=none")
+        var follower = Follower<TimelineRow>()
+        try follower.follow(stream, until: 0)
+        #expect(follower.state.window == FeedMessage<TimelineRow>.Window(limit: 4, more: true))
+        let newest = follower.state.sections.first?.rows.prefix(3).map { "\($0.id)" } ?? []
+        #expect(try Executables.tweetieDB(["tweets", "delete", "--force"] + newest + ["--db", db.path]).status == 0)
+        let once = try Self.once(["list", "--sections", "none"], db, limit: 4)
+        try follower.follow(stream, toMatch: try Self.state(of: once, as: TimelineRow.self))
+        #expect(follower.state.sections == (try Self.state(of: once, as: TimelineRow.self)).sections)
+        #expect(follower.state.sections.first?.rows.count == 4)
+        #expect(server.stop() == 0)
+    }
+
     @Test func thePeopleFeedFollowsToo() throws {
         let db = try Self.seeded()
         defer { db.remove() }
@@ -145,6 +174,8 @@ struct ServeTests {
             ("GET", "/feeds/list?sections=week", 400), ("GET", "/feeds/list?moves=yes", 400), ("GET", "/feeds/list?after=-1", 400),
             ("GET", "/feeds/list?color=red", 400), ("GET", "/feeds/list?moves=1&moves=0", 400),
             ("GET", "/feeds/person/a%20b", 400), ("GET", "/feeds/people?sections=day", 400),
+            ("GET", "/feeds/list?limit=0", 400), ("GET", "/feeds/list?limit=10001", 400), ("GET", "/feeds/list?limit=%2B5", 400),
+            ("GET", "/feeds/list?limit=five", 400), ("GET", "/feeds/list?limit=", 400), ("GET", "/feeds/list?limit=99999999999999999999", 400),
             ("POST", "/feeds/list", 405), ("DELETE", "/", 405),
         ]
         for (method, path, status) in cases {

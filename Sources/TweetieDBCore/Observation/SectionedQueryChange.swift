@@ -30,33 +30,3 @@ public struct SectionedQueryChange<S: Hashable & Comparable & Sendable, R: Recor
     /// ```
     public let window: ObservationWindow?
 }
-
-/// The window of a sectioned observation of a query with a limit: ``SectionedQueryChange/results``
-/// are the first ``limit`` rows in the order they are delivered (sections in their order, rows in
-/// the query's order inside each), with their sections. When the sections follow the query's
-/// sort, as a timeline's days follow its newest-first order, these are the query's first rows.
-///
-/// Rows cross the window's end when rows before them are inserted or deleted, or when the limit
-/// changes (``SectionedQueryObservation/Iterator/setLimit(_:)``). The changeset treats them as
-/// any other row: a row that enters is an insertion (or part of an inserted section), a row that
-/// leaves a deletion (or part of a deleted section). ``entered`` and ``left`` name those of them
-/// that are still in the query's results, so that a renderer can tell "scrolled out" from
-/// "deleted".
-///
-/// ```swift
-/// let observation = store.observe(Query<Tweet>().sorted(byIndex: "created", .descending).limit(100),
-///                                 sectionedBy: { Day($0.created) }, sectionOrder: .descending)
-/// for try await change in observation {
-///     print(change.window!.hasMore, change.window!.entered)
-/// }
-/// ```
-public struct ObservationWindow: Sendable, Hashable {
-    /// The most rows the window holds.
-    public let limit: Int
-    /// Whether the query's results hold rows after the window's last one.
-    public let hasMore: Bool
-    /// New paths of rows that came into the window from beyond its end; empty for an initial element.
-    public let entered: [RowPath]
-    /// Old paths of rows that went beyond the window's end and are still in the results.
-    public let left: [RowPath]
-}

@@ -1,15 +1,21 @@
 // The TweetieDB live page: follows one feed of tweetie-serve over Server-Sent Events and applies
-// every message exactly as schemas/tweetie-feed.schema.json (feed format version 3) specifies,
+// every message exactly as schemas/tweetie-feed.schema.json (feed format version 4) specifies,
 // animated. Written by the project: no framework, no build step, nothing from another origin; it
 // runs under `Content-Security-Policy: default-src 'self'` (no inline script, no inline style).
 //
 // Views (the URL's hash): #/list (the list timeline, the default), #/person/USERNAME, #/people.
-// Query: ?sections=day|none and ?moves=1|0 are passed to the feed; ?verify=1 compares the DOM with
-// the applied state after every message and reports any mismatch on the page and in the console.
+// Query: ?sections=day|none and ?moves=1|0 are passed to the feed, ?limit=N is the first window
+// (default 100, the server's); ?verify=1 compares the DOM with the applied state after every
+// message and reports any mismatch on the page and in the console.
+//
+// The page holds the feed's window only: its first rows (the newest tweets). Scrolling to its
+// end ("Load older") asks for a window larger by the first one's size, whose snapshot replaces it.
 "use strict";
 
 (() => {
-  const FORMAT_VERSION = 3;
+  const FORMAT_VERSION = 4;
+  const DEFAULT_LIMIT = 100;
+  const MAX_LIMIT = 10000;
   // A message's position: SEQUENCE.COMMITID (16 lowercase hex digits), or a bare sequence.
   const POSITION = /^(0|[1-9][0-9]*(\.[0-9a-f]{16})?)$/;
   const MAX_RETRY_DELAY = 30000;
@@ -57,6 +63,26 @@
   }
 
   const comparePaths = (a, b) => a[0] - b[0] || a[1] - b[1];
+
+  /** The message's window `{limit, more}`, checked; the page always asks for one. */
+  function checkWindow(message) {
+    const value = message.window;
+    if (value === null || typeof value !== "object" || !Number.isSafeInteger(value.limit) || value.limit < 1
+        || typeof value.more !== "boolean") {
+      throw new FeedError(`window ${JSON.stringify(value)} is not {limit, more}`);
+    }
+    return { limit: value.limit, more: value.more };
+  }
+
+  /** Checks that the rows of `sections` fit `held`, and that the paths of `name` lie within them. */
+  function checkFits(held, sections, message, name) {
+    const rows = sections.reduce((sum, section) => sum + section.rows.length, 0);
+    if (rows > held.limit) throw new FeedError(`the message leaves ${rows} rows in a window of ${held.limit}`);
+    list(message, name).forEach((value, i) => {
+      const [s, r] = path(value, `${name}[${i}]`);
+      if (s >= sections.length || r >= sections[s].rows.length) throw new FeedError(`${name}[${i}]: no row at [${s}, ${r}]`);
+    });
+  }
 
   // ---------------------------------------------------------------------------------------------
   // The plan of one change: the message checked against the current row counts and resolved into
@@ -475,6 +501,7 @@
     verifySummary: document.getElementById("verify-summary"),
     verifyList: document.getElementById("verify-mismatches"),
     personTab: document.getElementById("view-person"),
+    loadOlder: document.getElementById("load-older"),
   };
 
   let route = null;
@@ -486,6 +513,11 @@
   let checked = 0;
   let mismatchCount = 0;
   let noticeTimer = null;
+  const requested = Number(parameters.get("limit"));
+  const firstLimit = Number.isSafeInteger(requested) && requested >= 1 ? Math.min(requested, MAX_LIMIT) : DEFAULT_LIMIT;
+  let limit = firstLimit;
+  // Set while a larger window is asked for: its snapshot is the answer, not a restart to announce.
+  let growing = false;
 
   function currentRoute() {
     const parts = location.hash.replace(/^#\/?/, "").split("/");
@@ -503,6 +535,7 @@
     for (const name of route.name === "people" ? ["moves"] : ["sections", "moves"]) {
       if (parameters.has(name)) url.searchParams.set(name, parameters.get(name));
     }
+    url.searchParams.set("limit", String(limit));
     if (after !== null) url.searchParams.set("after", String(after));
     return url.href;
   }
@@ -564,7 +597,8 @@
     const base = Math.min(MAX_RETRY_DELAY, 1000 * 2 ** Math.min(failures - 1, 5));
     const delay = Math.round(base * (0.75 + Math.random() * 0.5));
     showConnection("offline", `offline — retrying in ${Math.ceil(delay / 1000)} s`);
-    retryTimer = setTimeout(() => follow(state ? state.position : null), delay);
+    // A window being grown has no position to resume from: the rows held are the smaller one's.
+    retryTimer = setTimeout(() => follow(state && !growing ? state.position : null), delay);
   }
 
   /** Applies one SSE message; a message it cannot apply starts over from a fresh snapshot. */
@@ -594,28 +628,59 @@
       if (message.type === "snapshot") {
         if (!Array.isArray(message.sections)) throw new FeedError("the snapshot has no sections");
         const sections = message.sections.map((section, s) => checkSection(section, `sections[${s}]`));
-        const reset = state !== null || message.reason === "reset";
-        state = { sections, sequence: message.sequence, position: message.position };
+        const held = checkWindow(message);
+        checkFits(held, sections, message, "windowEntered");
+        const reset = (state !== null || message.reason === "reset") && !growing;
+        growing = false;
+        state = { sections, sequence: message.sequence, position: message.position, window: held };
         view.reset(sections);
         if (reset) notify(`The feed started over from a fresh snapshot at ${message.sequence} (${message.reason || event}).`, "info");
       } else {
         if (!state) throw new FeedError("a change arrived before any snapshot");
+        const held = checkWindow(message);
+        checkFits({ limit: Infinity }, state.sections, message, "windowLeft");
         const change = plan(state.sections.map((section) => section.rows.length), message);
-        state = { sections: applyPlan(state.sections, change), sequence: message.sequence, position: message.position };
+        const sections = applyPlan(state.sections, change);
+        checkFits(held, sections, message, "windowEntered");
+        state = { sections, sequence: message.sequence, position: message.position, window: held };
         view.apply(change);
       }
       dom.feed.dataset.sequence = String(state.sequence);
       dom.feedName.textContent = message.feed ? String(message.feed) : "";
       dom.sequence.textContent = `sequence ${state.sequence}`;
       dom.empty.hidden = state.sections.length !== 0;
+      dom.feed.dataset.limit = String(state.window.limit);
+      dom.feed.dataset.more = String(state.window.more);
+      dom.loadOlder.hidden = !state.window.more || limit >= MAX_LIMIT;
+      dom.loadOlder.disabled = false;
+      // The observer below reports the end coming into view; an end that stayed in view while a
+      // window grew (a window shorter than the screen) is checked here.
+      setTimeout(() => { if (endInView()) loadOlder(); }, 0);
       if (verifying) check(event, message.sequence);
     } catch (error) {
       if (!(error instanceof FeedError)) throw error;
       console.error(`tweetie: cannot apply the ${event} message: ${error.message}; starting over from a snapshot`);
       notify(`A ${event} message could not be applied (${error.message}); starting over from a fresh snapshot.`, "error");
       state = null;
+      growing = false;
       follow(null);
     }
+  }
+
+  /**
+   * Shows older rows: asks for a window larger by the first one's size. Its snapshot replaces
+   * the rows held (the rows shown keep their places, so the scroll position stays).
+   */
+  function endInView() {
+    return !dom.loadOlder.hidden && dom.loadOlder.getBoundingClientRect().top < window.innerHeight + 200;
+  }
+
+  function loadOlder() {
+    if (growing || !state || !state.window.more || limit >= MAX_LIMIT) return;
+    growing = true;
+    dom.loadOlder.disabled = true;
+    limit = Math.min(MAX_LIMIT, limit + firstLimit);
+    follow(null);
   }
 
   function check(event, sequence) {
@@ -639,6 +704,9 @@
     route = currentRoute();
     state = null;
     failures = 0;
+    limit = firstLimit;
+    growing = false;
+    dom.loadOlder.hidden = true;
     view = new FeedView(dom.feed, route.kind);
     dom.feed.replaceChildren();
     dom.feed.dataset.view = route.name;
@@ -659,6 +727,13 @@
     dom.verify.dataset.checked = "0";
     dom.verify.dataset.mismatches = "0";
     dom.verifySummary.textContent = "Self-check: waiting for the first message.";
+  }
+  dom.loadOlder.addEventListener("click", loadOlder);
+  // Reaching the end of the window loads older rows, as a timeline's scrolling does.
+  if ("IntersectionObserver" in window) {
+    new IntersectionObserver((entries) => {
+      if (entries.some((entry) => entry.isIntersecting)) loadOlder();
+    }, { rootMargin: "200px" }).observe(dom.loadOlder);
   }
   window.addEventListener("hashchange", open);
   window.addEventListener("pagehide", close);

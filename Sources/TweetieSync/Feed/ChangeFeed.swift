@@ -76,33 +76,35 @@ public struct ChangeFeed<Row: Codable & Sendable & Hashable>: Sendable {
 
 extension ChangeFeed where Row == TimelineRow {
     /// The list timeline (``ListTimelineViewModel``'s sections): the list's stored tweets, newest
-    /// first, by UTC day or in one section.
+    /// first, by UTC day or in one section; with a `limit`, the newest `limit` tweets (a window:
+    /// every message says whether older tweets follow).
     ///
     /// ```swift
-    /// let feed = ChangeFeed.list(ListIdentifier(username: "icanzilb", slug: "RxSwift"), store: store, sections: .day, now: Date())
+    /// let feed = ChangeFeed.list(ListIdentifier(username: "icanzilb", slug: "RxSwift"), store: store, sections: .day, limit: 100, now: Date())
     /// ```
-    public static func list(_ list: ListIdentifier, store: Store, sections: FeedSectioning = .day, now: Date) -> ChangeFeed {
-        ChangeFeed(name: "list \(list.key)", updates: ListTimelineViewModel.tweets(of: list, in: store, sections: sections, now: { now }))
+    public static func list(_ list: ListIdentifier, store: Store, sections: FeedSectioning = .day, limit: Int? = nil, now: Date) -> ChangeFeed {
+        ChangeFeed(name: "list \(list.key)", updates: ListTimelineViewModel.tweets(of: list, in: store, sections: sections, limit: limit, now: { now }))
     }
 
-    /// A person's stored tweets, newest first (``PersonTimelineViewModel``'s sections).
+    /// A person's stored tweets, newest first (``PersonTimelineViewModel``'s sections), the newest
+    /// `limit` only when given.
     ///
     /// ```swift
     /// let feed = ChangeFeed.person("icanzilb", store: store, sections: .none, now: Date())
     /// ```
-    public static func person(_ username: String, store: Store, sections: FeedSectioning = .none, now: Date) -> ChangeFeed {
-        ChangeFeed(name: "person \(username)", updates: PersonTimelineViewModel.tweets(of: username, in: store, sections: sections, now: { now }))
+    public static func person(_ username: String, store: Store, sections: FeedSectioning = .none, limit: Int? = nil, now: Date) -> ChangeFeed {
+        ChangeFeed(name: "person \(username)", updates: PersonTimelineViewModel.tweets(of: username, in: store, sections: sections, limit: limit, now: { now }))
     }
 }
 
 extension ChangeFeed where Row == PersonRow {
     /// The list's stored members by username, in one section `all` (``ListPeopleViewModel``'s
-    /// sections).
+    /// sections), the first `limit` only when given.
     ///
     /// ```swift
     /// let feed = ChangeFeed.people(ListIdentifier(username: "icanzilb", slug: "RxSwift"), store: store)
     /// ```
-    public static func people(_ list: ListIdentifier, store: Store) -> ChangeFeed {
-        ChangeFeed(name: "people \(list.key)", updates: ListPeopleViewModel.members(of: list, in: store))
+    public static func people(_ list: ListIdentifier, store: Store, limit: Int? = nil) -> ChangeFeed {
+        ChangeFeed(name: "people \(list.key)", updates: ListPeopleViewModel.members(of: list, in: store, limit: limit))
     }
 }

@@ -50,6 +50,22 @@ public struct FeedBuilder<Row: Codable & Sendable & Hashable>: Sendable {
         isFirst = false
     }
 
+    /// The snapshot of a delivery's sections, whatever the delivery (`reason` `initial` or
+    /// `reset`): what a client that joins after it, or fell behind, gets.
+    ///
+    /// ```swift
+    /// let message = builder.snapshot(of: update, reason: "reset")
+    /// ```
+    public func snapshot(of update: SectionedUpdate<Row>, reason: String) -> FeedMessage<Row> {
+        var message = FeedMessage(snapshot: Array(update.sections), feed: feed, position: update.position, reason: reason)
+        message.window = Self.window(of: update)
+        return message
+    }
+
+    private static func window(of update: SectionedUpdate<Row>) -> FeedMessage<Row>.Window? {
+        update.window.map { .init(limit: $0.limit, more: $0.hasMore) }
+    }
+
     /// The message for one delivery: a snapshot for an initial one, else a change.
     ///
     /// ```swift
@@ -59,7 +75,7 @@ public struct FeedBuilder<Row: Codable & Sendable & Hashable>: Sendable {
     public mutating func message(for update: SectionedUpdate<Row>) -> FeedMessage<Row> {
         if update.isInitial {
             defer { isFirst = false }
-            return FeedMessage(snapshot: Array(update.sections), feed: feed, position: update.position, reason: isFirst ? "initial" : "reset")
+            return snapshot(of: update, reason: isFirst ? "initial" : "reset")
         }
         // Only the rows the change names are made (O(k log n)); inserted sections are carried whole.
         let sections = update.sections
@@ -75,6 +91,11 @@ public struct FeedBuilder<Row: Codable & Sendable & Hashable>: Sendable {
             .init(old: path($0), new: path($1), row: update.row(at: $1))
         }
         message.rowMoves = changeset.rowMoves.map { .init(from: path($0.from), to: path($0.to), row: update.row(at: $0.to)) }
+        message.window = Self.window(of: update)
+        if let window = update.window {
+            message.windowEntered = window.entered.map(path)
+            message.windowLeft = window.left.map(path)
+        }
         return message
     }
 }

@@ -60,13 +60,32 @@ public struct FeedMessage<Row: Codable & Sendable & Hashable>: Codable, Sendable
         public var row: Row
     }
 
-    /// The feed format version every message of this format carries: 3 (each message carries its
-    /// history ``position``; version 2 added decimal-string row ids).
+    /// The window of a feed with a limit, on each of its messages: the most rows the sections
+    /// hold, and whether more rows follow the last one.
+    public struct Window: Codable, Sendable, Hashable {
+        /// The most rows the sections hold, over all sections.
+        public var limit: Int
+        /// Whether the feed's rows go on after the sections' last row ("load older").
+        public var more: Bool
+
+        /// A window of at most `limit` rows.
+        ///
+        /// ```swift
+        /// let window = FeedMessage<TimelineRow>.Window(limit: 100, more: true)
+        /// ```
+        public init(limit: Int, more: Bool) {
+            self.limit = limit
+            self.more = more
+        }
+    }
+
+    /// The feed format version every message of this format carries: 4 (a feed may have a
+    /// ``window``; version 3 added the history ``position``, version 2 decimal-string row ids).
     ///
     /// ```swift
     /// guard message.version == FeedMessage<TimelineRow>.formatVersion else { … }
     /// ```
-    public static var formatVersion: Int { 3 }
+    public static var formatVersion: Int { 4 }
 
     /// The format version of this message, ``formatVersion`` for every message written.
     ///
@@ -107,6 +126,16 @@ public struct FeedMessage<Row: Codable & Sendable & Hashable>: Codable, Sendable
     public var rowModifications: [RowModification]?
     /// For a change: rows that moved.
     public var rowMoves: [RowMove]?
+    /// For every message of a feed with a limit: its window; absent for a feed without one.
+    public var window: Window?
+    /// For a change of a feed with a limit: the new index paths of rows that came into the window
+    /// from beyond its end. Each is also inserted by the change (in ``rowInsertions``, or inside
+    /// one of ``sectionInsertions``); this only says the row was there all along.
+    public var windowEntered: [FeedPath]?
+    /// For a change of a feed with a limit: the old index paths of rows that went beyond the
+    /// window's end and are still in the feed. Each is also deleted by the change (in
+    /// ``rowDeletions``, or inside one of ``sectionDeletions``).
+    public var windowLeft: [FeedPath]?
 
     /// A snapshot message.
     ///

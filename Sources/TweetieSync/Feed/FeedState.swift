@@ -27,6 +27,13 @@ public struct FeedState<Row: Codable & Sendable & Hashable>: Sendable, Hashable 
     /// let messages = feed.messages(after: state.position)
     /// ```
     public private(set) var position = ChangeLogPosition.origin
+    /// The window of the last applied message of a feed with a limit: at most `limit` rows are
+    /// held, and `more` says whether the feed goes on after them; `nil` for a feed without one.
+    ///
+    /// ```swift
+    /// loadOlder.isHidden = state.window?.more != true
+    /// ```
+    public private(set) var window: FeedMessage<Row>.Window?
 
     /// An empty state, before the first snapshot.
     ///
@@ -54,8 +61,11 @@ public struct FeedState<Row: Codable & Sendable & Hashable>: Sendable, Hashable 
             throw InvalidMessage(description: "position \(message.position) does not name the message's sequence \(message.sequence)")
         }
         if message.type == "snapshot" {
-            sections = message.sections ?? []
+            let rows = message.sections ?? []
+            try Self.check(message.window, holds: rows.reduce(0) { $0 + $1.rows.count })
+            sections = rows
             position = message.position
+            window = message.window
             return
         }
         guard message.type == "change" else { throw InvalidMessage(description: "unknown message type '\(message.type)'") }
@@ -109,8 +119,25 @@ public struct FeedState<Row: Codable & Sendable & Hashable>: Sendable, Hashable 
             throw InvalidMessage(description: "the change produces \(rows.count) sections of rows but \(layout.count) section headers")
         }
         for index in layout.indices { layout[index].rows = FeedList(rows[index]) }
+        try Self.check(message.window, holds: rows.reduce(0) { $0 + $1.count })
+        for path in try (message.windowEntered ?? []).map(Self.path) where !layout.indices.contains(path.section) || !rows[path.section].indices.contains(path.row) {
+            throw InvalidMessage(description: "windowEntered names row \(path), which the change does not produce")
+        }
+        for path in try (message.windowLeft ?? []).map(Self.path) where !sections.indices.contains(path.section) || !sections[path.section].rows.indices.contains(path.row) {
+            throw InvalidMessage(description: "windowLeft names row \(path), which did not exist")
+        }
         sections = layout
         position = message.position
+        window = message.window
+    }
+
+    /// Checks that a message's sections fit its window.
+    private static func check(_ window: FeedMessage<Row>.Window?, holds rowCount: Int) throws {
+        guard let window else { return }
+        guard window.limit >= 0 else { throw InvalidMessage(description: "a window's limit must not be negative, got \(window.limit)") }
+        guard rowCount <= window.limit else {
+            throw InvalidMessage(description: "the message leaves \(rowCount) rows in a window of \(window.limit)")
+        }
     }
 
     private static func path(_ path: FeedPath) throws -> RowPath {

@@ -116,14 +116,14 @@ public final class ListPeopleViewModel: Sendable {
     /// ```
     public var sections: SectionedUpdates<PersonRow> { Self.members(of: list, in: store) }
 
-    /// The members' sections without a view model (no load): ``sections`` of `list` in `store`;
-    /// ``ChangeFeed/people(_:store:)`` serializes it.
+    /// The members' sections without a view model (no load): ``sections`` of `list` in `store`,
+    /// the first `limit` members only when given; ``ChangeFeed/people(_:store:limit:)`` serializes it.
     ///
     /// ```swift
     /// let updates = ListPeopleViewModel.members(of: list, in: store)
     /// ```
-    public static func members(of list: ListIdentifier, in store: Store) -> SectionedUpdates<PersonRow> {
-        SectionedUpdates(store: store, observation: store.observe(members(of: list), sectionedBy: { _ in "all" }, modificationsOf: PersonRow.sourceFields),
+    public static func members(of list: ListIdentifier, in store: Store, limit: Int? = nil) -> SectionedUpdates<PersonRow> {
+        SectionedUpdates(store: store, observation: store.observe(members(of: list).limit(limit), sectionedBy: { _ in "all" }, modificationsOf: PersonRow.sourceFields),
                          now: Date.init, section: { _, _ in ("all", "All") }, row: { user, _ in PersonRow(user) })
     }
 

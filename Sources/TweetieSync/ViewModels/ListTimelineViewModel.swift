@@ -166,16 +166,17 @@ public final class ListTimelineViewModel: Sendable {
 
     /// The list timeline's sections without a view model (no fetcher, no account): the stored
     /// tweets of `list` in `store`, newest first, by UTC day (`.day`, newest day first) or in one
-    /// section `all` (`.none`), relative times against `now()` per delivery. ``tweets`` is this
-    /// with `.day`; ``ChangeFeed/list(_:store:sections:now:)`` serializes it.
+    /// section `all` (`.none`), relative times against `now()` per delivery; with a `limit`, the
+    /// newest `limit` tweets only (a window that ``SectionedUpdates/Iterator/setLimit(_:)`` grows).
+    /// ``tweets`` is this with `.day`; ``ChangeFeed/list(_:store:sections:limit:now:)`` serializes it.
     ///
     /// ```swift
     /// for try await update in ListTimelineViewModel.tweets(of: list, in: store, sections: .none, now: Date.init) {
     ///     print(update.rowCount, "tweets")
     /// }
     /// ```
-    public static func tweets(of list: ListIdentifier, in store: Store, sections: FeedSectioning,
+    public static func tweets(of list: ListIdentifier, in store: Store, sections: FeedSectioning, limit: Int? = nil,
                               now: @escaping @Sendable () -> Date) -> TimelineUpdates {
-        TimelineUpdates.timeline(TimelineTarget.list(list).storedTweets, in: store, sections: sections, now: now)
+        TimelineUpdates.timeline(TimelineTarget.list(list).storedTweets, in: store, sections: sections, limit: limit, now: now)
     }
 }

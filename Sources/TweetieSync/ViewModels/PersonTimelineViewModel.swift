@@ -98,15 +98,15 @@ public final class PersonTimelineViewModel: Sendable {
     }
 
     /// The person's sections without a view model (no fetcher): ``sections(_:now:)`` of the
-    /// stored tweets by `username` in `store`; ``ChangeFeed/person(_:store:sections:now:)``
-    /// serializes it.
+    /// stored tweets by `username` in `store`, the newest `limit` only when given;
+    /// ``ChangeFeed/person(_:store:sections:limit:now:)`` serializes it.
     ///
     /// ```swift
     /// let updates = PersonTimelineViewModel.tweets(of: "icanzilb", in: store, sections: .none, now: Date.init)
     /// ```
-    public static func tweets(of username: String, in store: Store, sections: FeedSectioning,
+    public static func tweets(of username: String, in store: Store, sections: FeedSectioning, limit: Int? = nil,
                               now: @escaping @Sendable () -> Date) -> TimelineUpdates {
-        TimelineUpdates.timeline(TimelineTarget.user(username).storedTweets, in: store, sections: sections, now: now)
+        TimelineUpdates.timeline(TimelineTarget.user(username).storedTweets, in: store, sections: sections, limit: limit, now: now)
     }
 
     /// `"None found"` while no tweet of the person is stored, then `"@username"`; repeated

@@ -47,6 +47,13 @@ public struct SectionedUpdate<Row: Codable & Sendable & Hashable>: Sendable {
     /// print(update.sequence)
     /// ```
     public var sequence: UInt64 { position.sequence }
+    /// For updates made with a limit: the window's limit, whether older rows follow it, and the
+    /// rows that crossed its end (see `ObservationWindow`); `nil` without a limit.
+    ///
+    /// ```swift
+    /// loadOlderButton.isHidden = update.window?.hasMore != true
+    /// ```
+    public var window: ObservationWindow?
 
     /// Creates an update.
     ///

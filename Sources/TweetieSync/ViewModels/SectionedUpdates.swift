@@ -25,7 +25,7 @@ public struct SectionedUpdates<Row: Codable & Sendable & Hashable>: AsyncSequenc
     let store: Store
     /// The observed collection's name (its change-log entries are the ones that can change the rows).
     let collection: String
-    private let start: @Sendable () -> () async throws -> SectionedUpdate<Row>?
+    private let start: @Sendable () -> (next: () async throws -> SectionedUpdate<Row>?, setLimit: (Int) -> Void)
 
     /// The updates of `observation` (of `store`): section `S` becomes a section's key and title,
     /// record `R` a row, both against `now()` read once per delivery.
@@ -36,7 +36,7 @@ public struct SectionedUpdates<Row: Codable & Sendable & Hashable>: AsyncSequenc
         collection = R.collectionName
         start = {
             let base = observation.makeAsyncIterator()
-            return {
+            return (next: {
                 guard let change = try await base.next() else { return nil }
                 let now = now()
                 let results = change.results
@@ -49,8 +49,10 @@ public struct SectionedUpdates<Row: Codable & Sendable & Hashable>: AsyncSequenc
                                         elements: { results.rows(inSection: index, $0).map { row($0, now) } })
                     return FeedSection(key: key, title: title, rows: rows)
                 }
-                return SectionedUpdate(sections: sections, changeset: change.changeset, isInitial: change.isInitial, position: change.position)
-            }
+                var update = SectionedUpdate(sections: sections, changeset: change.changeset, isInitial: change.isInitial, position: change.position)
+                update.window = change.window
+                return update
+            }, setLimit: { base.setLimit($0) })
         }
     }
 
@@ -60,7 +62,8 @@ public struct SectionedUpdates<Row: Codable & Sendable & Hashable>: AsyncSequenc
     /// let iterator = viewModel.tweets.makeAsyncIterator()
     /// ```
     public func makeAsyncIterator() -> Iterator {
-        Iterator(next: start())
+        let (next, setLimit) = start()
+        return Iterator(next: next, setLimit: setLimit)
     }
 
     /// Produces the elements of ``SectionedUpdates``.
@@ -70,9 +73,25 @@ public struct SectionedUpdates<Row: Codable & Sendable & Hashable>: AsyncSequenc
     /// ```
     public final class Iterator: AsyncIteratorProtocol {
         private let nextUpdate: () async throws -> SectionedUpdate<Row>?
+        private let limitSetter: (Int) -> Void
 
-        init(next: @escaping () async throws -> SectionedUpdate<Row>?) {
+        init(next: @escaping () async throws -> SectionedUpdate<Row>?, setLimit: @escaping (Int) -> Void) {
             nextUpdate = next
+            limitSetter = setLimit
+        }
+
+        /// Grows or shrinks the window of updates made with a limit ("load older"): the next
+        /// update, delivered without waiting for a commit, inserts the rows that enter at the
+        /// window's end (or deletes those that leave).
+        ///
+        /// - Precondition: the updates were made with a limit.
+        ///
+        /// ```swift
+        /// iterator.setLimit(200)
+        /// let older = try await iterator.next()   // 100 more rows, as insertions
+        /// ```
+        public func setLimit(_ limit: Int) {
+            limitSetter(limit)
         }
 
         /// The next update; `nil` when the consuming task is cancelled.
@@ -95,8 +114,10 @@ public typealias TimelineUpdates = SectionedUpdates<TimelineRow>
 
 extension TimelineUpdates {
     /// The sections of a tweet query (newest first), by day or in one section, with the fields
-    /// ``TimelineRow`` shows as the only modifications.
-    static func timeline(_ query: Query<Tweet>, in store: Store, sections: FeedSectioning, now: @escaping @Sendable () -> Date) -> TimelineUpdates {
+    /// ``TimelineRow`` shows as the only modifications; the first `limit` rows only when given.
+    static func timeline(_ query: Query<Tweet>, in store: Store, sections: FeedSectioning, limit: Int?,
+                         now: @escaping @Sendable () -> Date) -> TimelineUpdates {
+        let query = query.limit(limit)
         switch sections {
         case .day:
             let observation = store.observe(query, sectionedBy: { TimelineDay($0.created) }, sectionOrder: .descending,
