@@ -304,12 +304,24 @@ do {
             report.add(suite, "the view model's start (its initial update and that update's feed message) against one fetch of the same records",
                        tweetie: Format.ms(f.start.p50), peer: "fetch of the query", peerValue: Format.ms(f.fetch.p50),
                        ratio: Double(f.start.p50) / Double(f.fetch.p50))
+            report.add(suite, "a new newest tweet → the windowed view model's feed message, encoded (window of \(Suites.windowLimit)), p50 / p99, against the unwindowed one",
+                       tweetie: "\(Format.ms(f.windowed.p50)) / \(Format.ms(f.windowed.p99))", peer: "the view model without a window",
+                       peerValue: "\(Format.ms(f.viewModel.p50)) / \(Format.ms(f.viewModel.p99))", ratio: Double(f.windowed.p50) / Double(f.viewModel.p50))
+            say("   window snapshot: \(f.windowSnapshotBytes) bytes, made and encoded in \(Format.ms(f.windowSnapshot.p50)) p50")
         }
         let largest = options.sizes.max()!, smallest = options.sizes.min()!
         if let large = figures[largest], let small = figures[smallest], largest > smallest {
             let growth = Double(large.viewModel.p50) / Double(small.viewModel.p50)
             report.target("view-model delivery of a one-row change at \(Format.grouped(largest)) ≤ 2× the \(Format.grouped(smallest)) figure, p50",
                           "\(Format.ms(large.viewModel.p50)) vs \(Format.ms(small.viewModel.p50)) = \(Format.ratio(growth))", met: growth <= 2)
+        }
+        if let large = figures[largest], let small = figures[smallest], largest > smallest {
+            let growth = Double(large.windowed.p50) / Double(small.windowed.p50)
+            report.target("windowed delivery (default window) at \(Format.grouped(largest)) ≤ 2× the \(Format.grouped(smallest)) figure, p50",
+                          "\(Format.ms(large.windowed.p50)) vs \(Format.ms(small.windowed.p50)) = \(Format.ratio(growth))", met: growth <= 2)
+            report.target("the default window's snapshot at \(Format.grouped(largest)) ≤ 1 MB and ≤ 50 ms",
+                          "\(Format.grouped(large.windowSnapshotBytes)) bytes in \(Format.ms(large.windowSnapshot.p50))",
+                          met: large.windowSnapshotBytes <= 1_000_000 && large.windowSnapshot.p50 <= 50_000_000)
         }
         for n in [100_000, 1_000_000] {
             if let f = figures[n] {
@@ -319,7 +331,7 @@ do {
                 report.target("the view model's start ≤ 2× fetch at \(Format.grouped(n))", "\(Format.ms(f.start.p50)) vs \(Format.ms(f.fetch.p50)) = \(Format.ratio(viewModelRatio))", met: viewModelRatio <= 2)
             }
         }
-        report.note("Suite 8: a store of n tweets, all in one list (ids 1…n one minute apart: at 1M, 695 day sections), observed by `ListTimelineViewModel.tweets(of:in:sections: .day, now:)` in a task that turns each update into its feed message with `FeedBuilder` (what `tweetie-db feed` and `tweetie-serve` do per delivery). Each commit (`.full`) inserts one tweet at the time of a random existing one; latency = just before `await store.write` → the message is built. The baseline reads every row of every section on each delivery (`Array(section.rows)`), which is what a delivery cost before sections made their rows on read; the floor is `store.observe(query, sectionedBy:)` of the same query with no rows made. One observer at a time, each with its own commits. Observation start is one sample per size: the view model's first update with its feed message (the snapshot's sections; no row made), the first thing after the fill, and the store's sectioned observation's first element (its initial results), after both view-model observers have stopped; each against the median of a few `fetch` calls of the same query, made last.")
+        report.note("Suite 8: a store of n tweets, all in one list (ids 1…n one minute apart: at 1M, 695 day sections), observed by `ListTimelineViewModel.tweets(of:in:sections: .day, now:)` in a task that turns each update into its feed message with `FeedBuilder` (what `tweetie-db feed` and `tweetie-serve` do per delivery). Each commit (`.full`) inserts one tweet at the time of a random existing one; latency = just before `await store.write` → the message is built. The baseline reads every row of every section on each delivery (`Array(section.rows)`), which is what a delivery cost before sections made their rows on read; the floor is `store.observe(query, sectionedBy:)` of the same query with no rows made. One observer at a time, each with its own commits. Observation start is one sample per size: the view model's first update with its feed message (the snapshot's sections; no row made), the first thing after the fill, and the store's sectioned observation's first element (its initial results), after both view-model observers have stopped; each against the median of a few `fetch` calls of the same query, made last. The windowed observer is the same view model with `limit: 100` (tweetie-serve's default window), each message also encoded to JSON (an SSE event's data); its commits insert a new newest tweet (one row enters, the oldest leaves: a commit elsewhere does not change the window). Its snapshot is `FeedBuilder.snapshot(of:reason:)` of the initial update, encoded, median of 7 (what a client joining tweetie-serve gets).")
     }
 
     // 5. Cross-process

@@ -28,7 +28,19 @@ extension Suites {
         public var storeStart: LatencyStats
         /// Fetching the same records in one read.
         public var fetch: LatencyStats
+        /// Write start → the view model's update with the default window (``windowLimit`` rows,
+        /// tweetie-serve's default) turned into its feed change message and encoded (an SSE
+        /// event's data), for a new newest tweet: one row enters, the oldest leaves.
+        public var windowed: LatencyStats
+        /// Making and encoding the window's snapshot from a delivery (what a client joining
+        /// tweetie-serve gets), a few samples.
+        public var windowSnapshot: LatencyStats
+        /// That snapshot's bytes.
+        public var windowSnapshotBytes: Int
     }
+
+    /// The window of suite 8's windowed observer: tweetie-serve's default.
+    public static let windowLimit = 100
 
     /// Adds tweets `1...count`, every one in ``viewModelList``.
     ///
@@ -57,10 +69,12 @@ extension Suites {
 
         /// One-tweet inserts, each at the time of a random existing tweet, timed from just before
         /// the write to the observer's delivery.
-        func run(_ name: String, _ count: Int, mailbox: Mailbox<Delivery>) async throws -> LatencyStats {
+        /// With `newest`, each tweet is the newest (a windowed observer hears of nothing else).
+        func run(_ name: String, _ count: Int, mailbox: Mailbox<Delivery>, newest: Bool = false) async throws -> LatencyStats {
             var samples: [UInt64] = []
             for _ in 0..<count {
                 var tweet = fixture.generator.tweet(id: Int64(rng.next() % UInt64(n)) + 1)
+                if newest { tweet.created = Date(timeIntervalSinceReferenceDate: 1e9 + Double(nextId)) }
                 tweet.id = nextId
                 tweet.lists = [viewModelList.key]
                 nextId += 1
@@ -69,20 +83,26 @@ extension Suites {
                 try await store.write { tx in try tx.add(inserted) }
                 live += 1
                 let delivery = try await mailbox.take(timeout: 300, waitingFor: "a \(name) delivery")
-                guard delivery.resultCount == live, delivery.changedRows == 1 else {
-                    throw SuiteError("\(name) delivered \(delivery.resultCount) rows and \(delivery.changedRows) changes; the store holds \(live) and one changed")
+                let rows = newest ? min(live, windowLimit) : live
+                let changes = newest && live > windowLimit ? 2 : 1
+                guard delivery.resultCount == rows, delivery.changedRows == changes else {
+                    throw SuiteError("\(name) delivered \(delivery.resultCount) rows and \(delivery.changedRows) changes; expected \(rows) and \(changes)")
                 }
                 samples.append(delivery.at - begin)
             }
             return LatencyStats(samples)
         }
 
-        let (lazy, lazyStart) = try await ViewModelObserver.start(store: store, makeEveryRow: false)
+        let (lazy, lazyStart) = try await ViewModelObserver.start(store: store, makeEveryRow: false, limit: nil)
         let viewModel = try await run("view model", commits, mailbox: lazy.mailbox)
         await lazy.stop()
-        let (eager, _) = try await ViewModelObserver.start(store: store, makeEveryRow: true)
+        let (eager, _) = try await ViewModelObserver.start(store: store, makeEveryRow: true, limit: nil)
         let everyRow = try await run("every-row view model", everyRowCommits, mailbox: eager.mailbox)
         await eager.stop()
+        let (window, _) = try await ViewModelObserver.start(store: store, makeEveryRow: false, limit: windowLimit)
+        let windowed = try await run("windowed view model", commits, mailbox: window.mailbox, newest: true)
+        await window.stop()
+        let snapshot = window.snapshot.withLock { $0 }
         let (floor, floorStart) = try await StoreSectionedObserver.start(store: store, query: query)
         let storeStats = try await run("store observation", commits, mailbox: floor.mailbox)
         await floor.stop()
@@ -92,7 +112,8 @@ extension Suites {
             return all
         })
         return ViewModelDeliveries(viewModel: viewModel, everyRow: everyRow, store: storeStats, start: LatencyStats([lazyStart]),
-                                   storeStart: LatencyStats([floorStart]), fetch: fetch)
+                                   storeStart: LatencyStats([floorStart]), fetch: fetch, windowed: windowed,
+                                   windowSnapshot: LatencyStats(snapshot.samples), windowSnapshotBytes: snapshot.bytes)
     }
 }
 
@@ -101,18 +122,22 @@ extension Suites {
 final class ViewModelObserver: Sendable {
     let mailbox = Mailbox<Delivery>()
     private let task = Mutex<Task<Void, Never>?>(nil)
+    /// With a limit: the initial update's snapshot, made and encoded a few times, and its bytes.
+    let snapshot = Mutex<(samples: [UInt64], bytes: Int)>(([], 0))
 
     private init() {}
 
-    /// Starts observing; returns the observer and how long its initial update took, in ns.
-    static func start(store: Store, makeEveryRow: Bool) async throws -> (ViewModelObserver, UInt64) {
+    /// Starts observing, with a window of `limit` rows when given (then each message is encoded
+    /// too, as tweetie-serve does); returns the observer and how long its initial update took, in ns.
+    static func start(store: Store, makeEveryRow: Bool, limit: Int?) async throws -> (ViewModelObserver, UInt64) {
         let observer = ViewModelObserver()
         let ready = Mailbox<UInt64>()
         let begin = Nanoseconds.monotonic()
         let task = Task {
             var builder = FeedBuilder<TimelineRow>(feed: "list \(Suites.viewModelList)")
             do {
-                for try await update in ListTimelineViewModel.tweets(of: Suites.viewModelList, in: store, sections: .day, now: Date.init) {
+                let encoder = RecordJSON.encoder()
+                for try await update in ListTimelineViewModel.tweets(of: Suites.viewModelList, in: store, sections: .day, limit: limit, now: Date.init) {
                     if makeEveryRow {
                         // Every row of every section, as a delivery held them before they were made on read.
                         var made = 0
@@ -120,8 +145,21 @@ final class ViewModelObserver: Sendable {
                         precondition(made == update.rowCount, "made \(made) of \(update.rowCount) rows")
                     }
                     let message = builder.message(for: update)
+                    if limit != nil { _ = try encoder.encode(message) }
                     let now = Nanoseconds.monotonic()
-                    if update.isInitial { ready.put(now - begin); continue }
+                    if update.isInitial {
+                        if limit != nil {
+                            var samples: [UInt64] = [], bytes = 0
+                            for _ in 0..<7 {
+                                let begin = Nanoseconds.monotonic()
+                                bytes = try RecordJSON.encoder().encode(builder.snapshot(of: update, reason: "initial")).count
+                                samples.append(Nanoseconds.monotonic() - begin)
+                            }
+                            observer.snapshot.withLock { $0 = (samples, bytes) }
+                        }
+                        ready.put(now - begin)
+                        continue
+                    }
                     let changed = (message.rowInsertions?.count ?? 0) + (message.rowDeletions?.count ?? 0)
                         + (message.rowModifications?.count ?? 0) + (message.rowMoves?.count ?? 0)
                         + (message.sectionInsertions?.reduce(0) { $0 + $1.section.rows.count } ?? 0)
