@@ -7,6 +7,8 @@ import TweetieSync
 final class FeedHubs: Sendable {
     /// Too many distinct feeds are observed at once.
     struct TooManyFeeds: Error {}
+    /// Too many windows of one feed are observed at once, all of them in use.
+    struct TooManyWindows: Error {}
 
     private struct Entry {
         var hub: FeedHub
@@ -28,6 +30,14 @@ final class FeedHubs: Sendable {
     func hub(for spec: FeedSpec) throws -> FeedHub {
         try entries.withLock { entries in
             if let entry = entries[spec] { return entry.hub }
+            let windows = entries.values.filter { $0.hub.spec.sameFeed(as: spec) }
+            if windows.count >= configuration.maxWindowsPerFeed {
+                // A page that loaded older rows left its smaller window unused.
+                guard let unused = windows.first(where: { $0.hub.isIdle(for: .zero) }) else { throw TooManyWindows() }
+                entries[unused.hub.spec] = nil
+                unused.task.cancel()
+                metrics.feeds.decrement()
+            }
             guard entries.count < configuration.maxFeeds else { throw TooManyFeeds() }
             let source = FeedSource(spec, list: configuration.list, store: store, now: configuration.now)
             let hub = FeedHub(spec: spec, source: source, queueBound: configuration.clientQueueBound,

@@ -43,6 +43,11 @@ public struct FeedSpec: Hashable, Sendable, CustomStringConvertible {
         self.limit = limit
     }
 
+    /// Whether `other` is the same feed, whatever its window.
+    func sameFeed(as other: FeedSpec) -> Bool {
+        kind == other.kind && sections == other.sections && moves == other.moves
+    }
+
     /// `list sections=day moves=1 limit=100`, for logs.
     public var description: String {
         let name: String

@@ -66,6 +66,8 @@ struct ServeResponder: HTTPResponder {
                             body: ResponseBody(byteBuffer: json))
         } catch is FeedHubs.TooManyFeeds {
             return Self.unavailable("too many distinct feeds are observed (at most \(server.configuration.maxFeeds))")
+        } catch is FeedHubs.TooManyWindows {
+            return Self.unavailable("too many windows of this feed are in use (at most \(server.configuration.maxWindowsPerFeed) limits at once); ask for a limit already in use, or later")
         } catch {
             return Self.unavailable("the feed is not available: \(error)")
         }

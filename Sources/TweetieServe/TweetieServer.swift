@@ -37,6 +37,11 @@ public final class TweetieServer: Sendable {
         public var historyBound = 1024
         /// The most distinct feeds observed at once (each `/feeds/person/NAME` is one).
         public var maxFeeds = 256
+        /// The most windows (distinct `limit`s) of one feed observed at once. Each window is an
+        /// observation of its own, which holds every record of the feed's query, so without this
+        /// bound requests for many limits would multiply the server's memory by their number.
+        /// Past it, an unused window stops first; with none unused, `503`.
+        public var maxWindowsPerFeed = 4
         /// The list the feeds show.
         public var list = ListIdentifier.rxSwift
         /// The reference time of relative times, fixed for the server's lifetime.

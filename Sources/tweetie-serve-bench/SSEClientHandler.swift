@@ -32,7 +32,9 @@ final class SSEClientHandler: ChannelInboundHandler, @unchecked Sendable {
         var newest: UInt64 = 0
         for index in carry.indices where carry[index] == 0x0A {
             let line = carry[start..<index]
-            if line.starts(with: Self.idPrefix), let id = UInt64(String(decoding: line.dropFirst(4), as: UTF8.self)) {
+            // An id is a position, SEQUENCE.COMMITID: its sequence is what the bench counts.
+            if line.starts(with: Self.idPrefix),
+               let id = UInt64(String(decoding: line.dropFirst(4).prefix { $0 != UInt8(ascii: ".") }, as: UTF8.self)) {
                 newest = max(newest, id)
             }
             start = index + 1

@@ -221,6 +221,33 @@ struct ServeTests {
         #expect(server.stop() == 0)
     }
 
+    /// Each window is an observation of its own: at most four limits of one feed at once, an
+    /// unused one stopping to make room, else 503 (many limits must not multiply the memory).
+    @Test func atMostFourWindowsOfOneFeedAreObservedAtOnce() throws {
+        let db = try Self.seeded()
+        defer { db.remove() }
+        let server = try ServerProcess(["--db", db.path, "--now", Self.now])
+        var streams = try (1...4).map { try EventStream(port: server.port, "/feeds/list?limit=\($0)") }
+        #expect(streams.allSatisfy { $0.head.status == 200 })
+        let refused = try HTTPReply.get(port: server.port, "/feeds/list?limit=5")
+        #expect(refused.status == 503 && refused.text.contains("windows of this feed"), "\(refused.text)")
+        // A limit in use, another feed, and another variant of the list feed are still served.
+        #expect(try HTTPReply.get(port: server.port, "/feeds/list?limit=4").status == 200)
+        #expect(try HTTPReply.get(port: server.port, "/feeds/people?limit=5").status == 200)
+        #expect(try HTTPReply.get(port: server.port, "/feeds/list?limit=5&sections=none").status == 200)
+        // Once a window's last client is gone, a new limit takes its place.
+        streams.removeFirst()  // its socket closes
+        let deadline = Date().addingTimeInterval(20)
+        var reply = try HTTPReply.get(port: server.port, "/feeds/list?limit=5")
+        while reply.status != 200 && Date() < deadline {
+            usleep(100_000)
+            reply = try HTTPReply.get(port: server.port, "/feeds/list?limit=5")
+        }
+        #expect(reply.status == 200)
+        #expect(streams.count == 3)
+        #expect(server.stop() == 0)
+    }
+
     @Test(arguments: ["Last-Event-ID", "after"])
     func aResumedClientGetsTheChangesItMissed(how: String) throws {
         let db = try Self.seeded()

@@ -74,10 +74,14 @@
     return { limit: value.limit, more: value.more };
   }
 
-  /** Checks that the rows of `sections` fit `held`, and that the paths of `name` lie within them. */
-  function checkFits(held, sections, message, name) {
+  /** Checks that the rows of `sections` fit the window `held`. */
+  function checkFits(held, sections) {
     const rows = sections.reduce((sum, section) => sum + section.rows.length, 0);
     if (rows > held.limit) throw new FeedError(`the message leaves ${rows} rows in a window of ${held.limit}`);
+  }
+
+  /** Checks that the paths the message lists as `name` name rows of `sections`. */
+  function checkPaths(message, name, sections) {
     list(message, name).forEach((value, i) => {
       const [s, r] = path(value, `${name}[${i}]`);
       if (s >= sections.length || r >= sections[s].rows.length) throw new FeedError(`${name}[${i}]: no row at [${s}, ${r}]`);
@@ -629,7 +633,7 @@
         if (!Array.isArray(message.sections)) throw new FeedError("the snapshot has no sections");
         const sections = message.sections.map((section, s) => checkSection(section, `sections[${s}]`));
         const held = checkWindow(message);
-        checkFits(held, sections, message, "windowEntered");
+        checkFits(held, sections);
         const reset = (state !== null || message.reason === "reset") && !growing;
         growing = false;
         state = { sections, sequence: message.sequence, position: message.position, window: held };
@@ -638,10 +642,11 @@
       } else {
         if (!state) throw new FeedError("a change arrived before any snapshot");
         const held = checkWindow(message);
-        checkFits({ limit: Infinity }, state.sections, message, "windowLeft");
+        checkPaths(message, "windowLeft", state.sections);
         const change = plan(state.sections.map((section) => section.rows.length), message);
         const sections = applyPlan(state.sections, change);
-        checkFits(held, sections, message, "windowEntered");
+        checkFits(held, sections);
+        checkPaths(message, "windowEntered", sections);
         state = { sections, sequence: message.sequence, position: message.position, window: held };
         view.apply(change);
       }
@@ -667,14 +672,15 @@
     }
   }
 
-  /**
-   * Shows older rows: asks for a window larger by the first one's size. Its snapshot replaces
-   * the rows held (the rows shown keep their places, so the scroll position stays).
-   */
+  /** Whether the end of the window (the "Load older" button) is on the screen or nearly. */
   function endInView() {
     return !dom.loadOlder.hidden && dom.loadOlder.getBoundingClientRect().top < window.innerHeight + 200;
   }
 
+  /**
+   * Shows older rows: asks for a window larger by the first one's size. Its snapshot replaces
+   * the rows held (the rows shown keep their places, so the scroll position stays).
+   */
   function loadOlder() {
     if (growing || !state || !state.window.more || limit >= MAX_LIMIT) return;
     growing = true;
