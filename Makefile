@@ -136,7 +136,7 @@ soak-browser: deps
 # The live timeline in a browser: tweetie-serve on the default database ($$TWEETIE_DB,
 # else ~/.local/share/tweetie-db; fill it first with `make demo`); then open http://127.0.0.1:8080/.
 # SERVE_ARGS="--port 9000 --max-clients 100" passes options. Ctrl-C stops it.
-.PHONY: serve bench-serve
+.PHONY: serve bench-serve bench-page
 serve: deps
 	$(SWIFT) build $(TRAITS) --product tweetie-serve
 	$$($(SWIFT) build $(TRAITS) --show-bin-path)/tweetie-serve $(SERVE_ARGS)
@@ -160,6 +160,16 @@ bench-serve: deps
 	grep -q listening $$dir/serve.log || { echo "tweetie-serve did not start on port $(SERVE_BENCH_PORT)"; kill $$pid 2>/dev/null; rm -rf $$dir; exit 1; }; \
 	$$bin/tweetie-serve-bench --db $$db --port $(SERVE_BENCH_PORT) --clients $(SERVE_BENCH_CLIENTS) --commits $(SERVE_BENCH_COMMITS) --server-pid $$pid $(SERVE_BENCH_ARGS); \
 	status=$$?; kill -TERM $$pid; wait $$pid; rm -rf $$dir; exit $$status
+
+# The page's benchmark (not a test): headless Chromium on a release tweetie-serve of generated
+# stores of BENCH_PAGE_SIZES list tweets; the page's first paint of the default window and ten
+# "load older" steps (BENCHMARKS.md, "The page at a million tweets").
+BENCH_PAGE_SIZES ?= 10000 100000 1000000
+bench-page: deps
+	Tests/Browser/install-dependencies
+	$(SWIFT) build $(TRAITS) -c release --product tweetie-db
+	$(SWIFT) build $(TRAITS) -c release --product tweetie-serve
+	cd Tests/Browser && PYTHONDONTWRITEBYTECODE=1 BENCH_PAGE_SIZES="$(BENCH_PAGE_SIZES)" TWEETIE_BIN="$$(cd ../.. && $(SWIFT) build $(TRAITS) -c release --show-bin-path)" python3 bench_page.py
 
 # The tweetie-db man page (and tweetie-torture's), from the command-line definitions, with
 # swift-argument-parser's generate-manual plugin: .build/plugins/GenerateManual/outputs/tweetie-db/tweetie-db.1

@@ -38,8 +38,9 @@ public final class TweetieServer: Sendable {
         /// The most distinct feeds observed at once (each `/feeds/person/NAME` is one).
         public var maxFeeds = 256
         /// The most windows (distinct `limit`s) of one feed observed at once. Each window is an
-        /// observation of its own, which holds every record of the feed's query, so without this
-        /// bound requests for many limits would multiply the server's memory by their number.
+        /// observation of its own, which re-reads its rows on every commit that touches the feed's
+        /// collection, so without this bound requests for many limits would multiply that work
+        /// (and the memory of feeds whose windows cannot hold only their rows) by their number.
         /// Past it, an unused window stops first; with none unused, `503`.
         public var maxWindowsPerFeed = 4
         /// The list the feeds show.

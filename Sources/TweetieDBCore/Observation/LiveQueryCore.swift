@@ -232,3 +232,103 @@ extension LiveQueryCore {
         return (keys, values)
     }
 }
+
+extension LiveQueryCore {
+    /// What one read of a window that holds only its rows found (``readWindow(limit:force:)``).
+    struct WindowRead {
+        /// The first `limit` matching records in the walk's order, with their keys.
+        var rows: [(primaryKey: [UInt8], key: Key, value: R)]
+        /// Whether more matching records follow them.
+        var hasMore: Bool
+        /// Each key of the collection the change log named since the last read, with whether its
+        /// record was rewritten; `nil` when the log no longer covers them all (a fresh start).
+        var touched: [[UInt8]: Bool]?
+    }
+
+    /// Reads, in one read transaction, the change-log entries after the last one applied and the
+    /// first `limit` matching records of the walk: for a window that holds its rows only, whose
+    /// sections follow the query's order, so that its rows are the walk's first ones. Returns
+    /// `nil` (having read the log only) when the log names no record of the collection and
+    /// `force` is false.
+    ///
+    /// Like ``initialRows()``, the transaction only copies (a few more walked entries than the
+    /// window needs); decoding and matching happen after it. When too few of them match, the
+    /// whole read is made again, with four times as many: every read is one consistent snapshot.
+    ///
+    /// - Precondition: the walk is in the query's order (``ScanPlan/walkIsSorted``).
+    func readWindow(limit: Int, force: Bool) throws -> WindowRead? {
+        precondition(scan.walkIsSorted, "a window that holds its rows only needs a walk in the query's order")
+        let plan = self.plan, scan = self.scan, descriptor = self.descriptor, path = store.path
+        var copyCount = limit + 1 + limit / 4 + 8
+        while true {
+            var bytes: [UInt8] = []
+            var ends: [Int] = []
+            var primaryKeys: [[UInt8]] = []
+            var walkedKeys: [EncodedKey] = []
+            var exhausted = true
+            var touched: [[UInt8]: Bool]? = [:]
+            let (position, walked) = try store.read { reader -> (ChangeLogPosition, Bool) in
+                let slice = try reader.changeLog(after: lastSequence)
+                if slice.isTruncated || slice.entries.contains(where: { $0.unlistedCollections.contains(descriptor.name) }) {
+                    touched = nil
+                } else {
+                    var named: [[UInt8]: Bool] = [:]
+                    for entry in slice.entries {
+                        for (key, kind) in entry.changes[descriptor.name] ?? [] { named[key] = (named[key] ?? false) || kind != .deleted }
+                    }
+                    touched = named
+                    if named.isEmpty && !force { return (slice.lastPosition, false) }
+                }
+                let transaction = reader.transaction
+                let lookup = try scan.lookupCursor(in: transaction)
+                defer { lookup?.close() }
+                try transaction.forEach(in: scan.database, range: scan.range, reverse: scan.reverse) { key, value in
+                    let (stored, primaryKey) = try scan.storedRecord(key: key, value: value, lookup: lookup, descriptor: descriptor, path: path)
+                    bytes.append(contentsOf: stored)
+                    ends.append(bytes.count)
+                    primaryKeys.append(Array(primaryKey))
+                    walkedKeys.append(EncodedKey(copying: key, inverted: scan.reverse))
+                    if ends.count == copyCount {
+                        exhausted = false
+                        return false
+                    }
+                    return true
+                }
+                return (slice.lastPosition, true)
+            }
+            guard walked else {
+                lastPosition = position
+                return nil
+            }
+            // The transaction has ended: decode and match.
+            let sharing = SharedStringTable()
+            var rows: [(primaryKey: [UInt8], key: Key, value: R)] = []
+            try bytes.withUnsafeBytes { buffer in
+                var start = 0
+                for index in ends.indices where rows.count <= limit {
+                    defer { start = ends[index] }
+                    let value: R
+                    do {
+                        value = try R._decodeStored(UnsafeRawBufferPointer(rebasing: buffer[start..<ends[index]]), sharing: sharing)
+                    } catch {
+                        throw descriptor.decodingFailed(error, key: primaryKeys[index], typeName: "\(R.self)", path: path)
+                    }
+                    guard plan.query.predicates.allSatisfy({ $0(value) }) else { continue }
+                    rows.append((primaryKeys[index], keyOf(value, primaryKeys[index], walkedKeys[index]), value))
+                }
+            }
+            if rows.count <= limit && !exhausted {
+                copyCount *= 4
+                continue
+            }
+            for index in rows.indices.dropFirst() where !(rows[index - 1].key < rows[index].key) {
+                throw StoreError(.invalidArgument, operation: "observe", database: descriptor.name, path: path,
+                                 message: "the observation's sections do not follow its query's order (a record of a later section comes first in the query's order), so its window cannot hold only its rows; observe it without sectionsFollowQueryOrder")
+            }
+            lastPosition = position
+            let hasMore = rows.count > limit
+            if hasMore { rows.removeLast() }
+            return WindowRead(rows: rows, hasMore: hasMore, touched: touched)
+        }
+    }
+}

@@ -7,12 +7,14 @@
 /// changes (``SectionedQueryObservation/Iterator/setLimit(_:)``). The changeset treats them as
 /// any other row: a row that enters is an insertion (or part of an inserted section), a row that
 /// leaves a deletion (or part of a deleted section). ``entered`` and ``left`` name those of them
-/// that are still in the query's results, so that a renderer can tell "scrolled out" from
-/// "deleted".
+/// that the commit did not change, so that a renderer can tell "scrolled out" from "deleted"; a
+/// row that the commit changed is a plain insertion, deletion or move, wherever it went.
 ///
 /// ```swift
-/// let observation = store.observe(Query<Tweet>().sorted(byIndex: "created", .descending).limit(100),
-///                                 sectionedBy: { Day($0.created) }, sectionOrder: .descending)
+/// // Newest first (the "created" index is descending), as the days are.
+/// let observation = store.observe(Query<Tweet>().sorted(byIndex: "created").limit(100),
+///                                 sectionedBy: { Day($0.created) }, sectionOrder: .descending,
+///                                 sectionsFollowQueryOrder: true)
 /// for try await change in observation {
 ///     print(change.window!.hasMore, change.window!.entered)
 /// }
@@ -22,8 +24,9 @@ public struct ObservationWindow: Sendable, Hashable {
     public let limit: Int
     /// Whether the query's results hold rows after the window's last one.
     public let hasMore: Bool
-    /// New paths of rows that came into the window from beyond its end; empty for an initial element.
+    /// New paths of rows, unchanged by the commit, that came into the window from beyond its end;
+    /// empty for an initial element.
     public let entered: [RowPath]
-    /// Old paths of rows that went beyond the window's end and are still in the results.
+    /// Old paths of rows, unchanged by the commit, that went beyond the window's end.
     public let left: [RowPath]
 }

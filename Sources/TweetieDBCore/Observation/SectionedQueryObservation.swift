@@ -22,6 +22,9 @@ public struct SectionedQueryObservation<S: Hashable & Comparable & Sendable, R: 
     let fields: [ObservedField<R>]?
     /// Whether commits that leave the results unchanged yield an element too.
     let everyCommit: Bool
+    /// Whether the caller promised that sections follow the query's order (see
+    /// ``Store/observe(_:sectionedBy:sectionOrder:modificationsOf:everyCommit:sectionsFollowQueryOrder:)``).
+    let sectionsFollowQueryOrder: Bool
     /// Reads the initial results: a closure made by ``Store/observe(_:sectionedBy:sectionOrder:modificationsOf:everyCommit:)``,
     /// which is inlinable, so that the loop runs specialized for the caller's record and section types.
     let initialResults: InitialResults
@@ -36,11 +39,13 @@ public struct SectionedQueryObservation<S: Hashable & Comparable & Sendable, R: 
         -> SectionedResults<OrderedSection<S>, SectionedRowKey<S>, R>
 
     @usableFromInline
-    init(store: Store, query: Query<R>, fields: [ObservedField<R>]?, everyCommit: Bool, rowKey: @escaping RowKey, initialResults: @escaping InitialResults) {
+    init(store: Store, query: Query<R>, fields: [ObservedField<R>]?, everyCommit: Bool, sectionsFollowQueryOrder: Bool,
+         rowKey: @escaping RowKey, initialResults: @escaping InitialResults) {
         self.store = store
         self.query = query
         self.fields = fields
         self.everyCommit = everyCommit
+        self.sectionsFollowQueryOrder = sectionsFollowQueryOrder
         self.rowKey = rowKey
         self.initialResults = initialResults
     }
@@ -69,6 +74,9 @@ public struct SectionedQueryObservation<S: Hashable & Comparable & Sendable, R: 
         private var window: Window?
         /// A limit asked for by ``setLimit(_:)``, applied by the next call to ``next()``.
         private var pendingLimit: Int?
+        /// For a window that holds its rows only: its limit and whether more rows follow it
+        /// (``results`` are then the window itself, and ``window`` is `nil`).
+        private var bounded: (limit: Int, hasMore: Bool)?
         /// The results and window last replaced, kept until the next call to ``next()`` so that
         /// releasing them (freeing every node the new version copied) happens after the delivery.
         private var retired: (Results?, Window?)
@@ -81,6 +89,10 @@ public struct SectionedQueryObservation<S: Hashable & Comparable & Sendable, R: 
         deinit {
             if let subscription { observation.store.notifier.unsubscribe(subscription) }
         }
+
+        /// The rows this iteration keeps in memory: its results' and the core's key table's, the
+        /// larger (for tests: a window that holds only its rows keeps at most its limit).
+        var heldRowCount: Int { Swift.max(results?.rows.count ?? 0, core?.keys.count ?? 0) }
 
         /// Changes the window of an observation of a query with a limit, for example to load
         /// older rows: the next element, returned without waiting for a commit, carries the rows
@@ -101,7 +113,8 @@ public struct SectionedQueryObservation<S: Hashable & Comparable & Sendable, R: 
         /// The element delivering `results`, through the window when there is one.
         private func element(_ results: Results, _ changeset: SectionedChangeset, entered: [RowPath] = [], left: [RowPath] = [],
                              isInitial: Bool, _ core: LiveQueryCore<R, SectionedRowKey<S>>) -> SectionedQueryChange<S, R> {
-            let info = window.map { ObservationWindow(limit: $0.limit, hasMore: $0.hasMore(in: results), entered: entered, left: left) }
+            let info = bounded.map { ObservationWindow(limit: $0.limit, hasMore: $0.hasMore, entered: entered, left: left) }
+                ?? window.map { ObservationWindow(limit: $0.limit, hasMore: $0.hasMore(in: results), entered: entered, left: left) }
             return SectionedQueryChange(results: SectionedQueryResults(base: window?.rows ?? results), changeset: changeset,
                                         isInitial: isInitial, position: core.lastPosition, window: info)
         }
@@ -116,6 +129,7 @@ public struct SectionedQueryObservation<S: Hashable & Comparable & Sendable, R: 
             retired = (nil, nil)
             do {
                 guard let core, let current = results else { return try start() }
+                if bounded != nil { return try await nextBounded(core, current) }
                 var results = current
                 if let limit = pendingLimit, var window {
                     pendingLimit = nil
@@ -171,6 +185,10 @@ public struct SectionedQueryObservation<S: Hashable & Comparable & Sendable, R: 
             let core = try LiveQueryCore<R, SectionedRowKey<S>>(store: observation.store, query: observation.query, fields: observation.fields,
                                                                keyOf: observation.rowKey)
             self.core = core
+            if observation.sectionsFollowQueryOrder, core.scan.walkIsSorted, let limit = pendingLimit ?? observation.query.limitCount {
+                pendingLimit = nil
+                return try readBounded(core, limit: limit, force: true, from: nil)
+            }
             let results = try observation.initialResults(core)
             self.results = results
             if let limit = pendingLimit ?? observation.query.limitCount {
@@ -180,6 +198,73 @@ public struct SectionedQueryObservation<S: Hashable & Comparable & Sendable, R: 
             return element(results, SectionedChangeset(), isInitial: true, core)
         }
 
+        /// The next element of a window that holds its rows only: a new limit, or the next commit
+        /// that names a record of the collection, reads the window again (its rows and the change
+        /// log in one snapshot, O(limit)); the changeset is the difference between the two reads.
+        private func nextBounded(_ core: LiveQueryCore<R, SectionedRowKey<S>>, _ current: Results) async throws -> SectionedQueryChange<S, R>? {
+            while true {
+                var limit = bounded!.limit
+                let force = pendingLimit != nil
+                if let newLimit = pendingLimit {
+                    pendingLimit = nil
+                    limit = newLimit
+                } else if !(await signal.wait()) {
+                    finish()
+                    return nil
+                }
+                if let change = try readBounded(core, limit: limit, force: force, from: current) { return change }
+            }
+        }
+
+        /// Reads the window of `limit` rows and delivers it: from scratch when `old` is `nil` or the
+        /// log no longer covers the changes, else as the changeset from `old`; `nil` when nothing
+        /// observed changed.
+        private func readBounded(_ core: LiveQueryCore<R, SectionedRowKey<S>>, limit: Int, force: Bool,
+                                 from old: Results?) throws -> SectionedQueryChange<S, R>? {
+            guard let read = try core.readWindow(limit: limit, force: force) else {
+                guard observation.everyCommit, let old else { return nil }
+                return element(old, SectionedChangeset(), isInitial: false, core)
+            }
+            let hadMore = bounded?.hasMore
+            bounded = (limit, read.hasMore)
+            var newRows: [PrimaryKeyBytes: (key: SectionedRowKey<S>, value: R)] = [:]
+            for row in read.rows { newRows[PrimaryKeyBytes(row.primaryKey)] = (row.key, row.value) }
+            guard let old, let touched = read.touched else {
+                var keys = read.rows.map(\.key), values = read.rows.map(\.value)
+                let results = Results(ascendingKeys: &keys, values: &values) { OrderedSection(key: $0.section, descending: $0.sectionsDescending) }
+                core.keys = newRows.mapValues(\.key)
+                retired.0 = self.results
+                self.results = results
+                return element(results, SectionedChangeset(), isInitial: true, core)
+            }
+            // The two reads' difference: rows gone, rows new, rows whose key or (when rewritten) contents changed.
+            var changes: [RowChange<SectionedRowKey<S>, R>] = []
+            var entered: [SectionedRowKey<S>] = []
+            var left: [SectionedRowKey<S>] = []
+            for (primaryKey, oldKey) in core.keys where newRows[primaryKey] == nil {
+                changes.append(RowChange(oldKey: oldKey, newKey: nil, newValue: nil, contentChanged: true))
+                if touched[primaryKey.bytes] == nil { left.append(oldKey) }
+            }
+            for (primaryKey, row) in newRows {
+                let oldKey = core.keys[primaryKey]
+                var changed = touched[primaryKey.bytes] ?? false
+                if changed, let isModified = core.isModified, let oldKey, let oldValue = old.rows.value(for: oldKey) {
+                    changed = isModified(oldValue, row.value)
+                }
+                if oldKey == nil, touched[primaryKey.bytes] == nil { entered.append(row.key) }
+                if oldKey == row.key && !changed { continue }
+                changes.append(RowChange(oldKey: oldKey, newKey: row.key, newValue: row.value, contentChanged: oldKey == nil || changed))
+            }
+            core.keys = newRows.mapValues(\.key)
+            let (next, changeset) = old.applying(changes)
+            retired.0 = self.results
+            self.results = next
+            // A new limit always brings an element (setLimit(_:) promises one), even an empty one.
+            if changeset.isEmpty && hadMore == read.hasMore && !observation.everyCommit && !force { return nil }
+            return element(next, changeset, entered: entered.compactMap { next.rowPath(of: $0) }.sorted(),
+                           left: left.compactMap { old.rowPath(of: $0) }.sorted(), isInitial: false, core)
+        }
+
         private func finish() {
             finished = true
             if let subscription { observation.store.notifier.unsubscribe(subscription) }
@@ -187,6 +272,7 @@ public struct SectionedQueryObservation<S: Hashable & Comparable & Sendable, R: 
             core = nil
             results = nil
             window = nil
+            bounded = nil
             retired = (nil, nil)
         }
     }
@@ -202,6 +288,15 @@ extension Store {
     /// ``SectionedQueryObservation/Iterator/setLimit(_:)`` grows or shrinks it. A query with an
     /// offset is refused: a sectioned observation starts at the first row.
     ///
+    /// `sectionsFollowQueryOrder` is a promise: no record's section comes before the section of a
+    /// record earlier in the query's order (a timeline's days follow its newest-first order; one
+    /// section always does). With it, a window over a walk in the query's order (a sort by an
+    /// index, or by primary key) holds and reads its rows only: its start, its memory and each
+    /// commit that names a record of the collection cost O(limit), whatever the number of
+    /// matching records. Without it, or without such a walk, the observation keeps every matching
+    /// record and the window follows them in O(k log n). A broken promise that a read can see
+    /// throws.
+    ///
     /// ```swift
     /// let observation = store.observe(Query<Tweet>().sorted(byIndex: "created"),
     ///                                 sectionedBy: { Day(date: $0.created) }, sectionOrder: .descending)
@@ -209,10 +304,10 @@ extension Store {
     @inlinable
     public func observe<R: Record, S: Hashable & Comparable & Sendable>(
         _ query: Query<R>, sectionedBy sectionOf: @escaping @Sendable (R) -> S, sectionOrder: SortOrder = .ascending,
-        modificationsOf fields: [ObservedField<R>]? = nil, everyCommit: Bool = false
+        modificationsOf fields: [ObservedField<R>]? = nil, everyCommit: Bool = false, sectionsFollowQueryOrder: Bool = false
     ) -> SectionedQueryObservation<S, R> {
-        SectionedQueryObservation(store: self, query: query, fields: fields,
-                                  everyCommit: everyCommit, rowKey: { [descending = sectionOrder == .descending] record, _, sortKey in
+        SectionedQueryObservation(store: self, query: query, fields: fields, everyCommit: everyCommit,
+                                  sectionsFollowQueryOrder: sectionsFollowQueryOrder, rowKey: { [descending = sectionOrder == .descending] record, _, sortKey in
             SectionedRowKey(section: sectionOf(record), sectionsDescending: descending, row: sortKey)
         }) { core in
             var rows = try core.initialRows()

@@ -13,13 +13,13 @@ struct SectionedResultsWindow<SectionKey: Hashable & Comparable, Key: Hashable &
     /// The window: the first `min(limit, full.rows.count)` rows of the full results.
     private(set) var rows: Results
 
-    /// The window's change: its sectioned changeset, and which of its rows came from beyond the
-    /// old window's end or went beyond the new one's while staying in the results.
+    /// The window's change: its sectioned changeset, and which of its rows, unchanged themselves,
+    /// came from beyond the old window's end or went beyond the new one's.
     struct Change {
         var changeset: SectionedChangeset
-        /// New paths of rows that were in the old results but not in the old window.
+        /// New paths of unchanged rows that were in the old results but not in the old window.
         var entered: [RowPath]
-        /// Old paths of rows that are in the new results but not in the new window.
+        /// Old paths of unchanged rows that are in the new results but not in the new window.
         var left: [RowPath]
     }
 
@@ -53,8 +53,6 @@ struct SectionedResultsWindow<SectionKey: Hashable & Comparable, Key: Hashable &
             guard wasIn || isIn else { continue }
             windowChanges.append(RowChange(oldKey: wasIn ? change.oldKey : nil, newKey: isIn ? change.newKey : nil,
                                            newValue: isIn ? change.newValue : nil, contentChanged: change.contentChanged || wasIn != isIn))
-            if wasIn, !isIn, change.newKey != nil { left.append(change.oldKey!) }
-            if isIn, !wasIn, change.oldKey != nil { entered.append(change.newKey!) }
         }
         // Unchanged rows pushed past the new last row: the old window's tail.
         var index = rows.rows.count - 1

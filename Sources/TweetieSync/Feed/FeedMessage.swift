@@ -128,13 +128,14 @@ public struct FeedMessage<Row: Codable & Sendable & Hashable>: Codable, Sendable
     public var rowMoves: [RowMove]?
     /// For every message of a feed with a limit: its window; absent for a feed without one.
     public var window: Window?
-    /// For a change of a feed with a limit: the new index paths of rows that came into the window
-    /// from beyond its end. Each is also inserted by the change (in ``rowInsertions``, or inside
-    /// one of ``sectionInsertions``); this only says the row was there all along.
+    /// For a change of a feed with a limit: the new index paths of rows, unchanged by the commits,
+    /// that came into the window from beyond its end. Each is also inserted by the change (in
+    /// ``rowInsertions``, or inside one of ``sectionInsertions``); this only says the row was
+    /// there all along.
     public var windowEntered: [FeedPath]?
-    /// For a change of a feed with a limit: the old index paths of rows that went beyond the
-    /// window's end and are still in the feed. Each is also deleted by the change (in
-    /// ``rowDeletions``, or inside one of ``sectionDeletions``).
+    /// For a change of a feed with a limit: the old index paths of rows, unchanged by the commits,
+    /// that went beyond the window's end (they are still in the feed). Each is also deleted by the
+    /// change (in ``rowDeletions``, or inside one of ``sectionDeletions``).
     public var windowLeft: [FeedPath]?
 
     /// A snapshot message.

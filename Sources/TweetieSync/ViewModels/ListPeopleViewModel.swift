@@ -123,7 +123,8 @@ public final class ListPeopleViewModel: Sendable {
     /// let updates = ListPeopleViewModel.members(of: list, in: store)
     /// ```
     public static func members(of list: ListIdentifier, in store: Store, limit: Int? = nil) -> SectionedUpdates<PersonRow> {
-        SectionedUpdates(store: store, observation: store.observe(members(of: list).limit(limit), sectionedBy: { _ in "all" }, modificationsOf: PersonRow.sourceFields),
+        SectionedUpdates(store: store, observation: store.observe(members(of: list).limit(limit), sectionedBy: { _ in "all" }, modificationsOf: PersonRow.sourceFields,
+                                                                   sectionsFollowQueryOrder: true),
                          now: Date.init, section: { _, _ in ("all", "All") }, row: { user, _ in PersonRow(user) })
     }
 

@@ -120,12 +120,14 @@ extension TimelineUpdates {
         let query = query.limit(limit)
         switch sections {
         case .day:
+            // Days newest first follow the tweets' newest-first order: a window reads and holds its rows only.
             let observation = store.observe(query, sectionedBy: { TimelineDay($0.created) }, sectionOrder: .descending,
-                                            modificationsOf: TimelineRow.sourceFields)
+                                            modificationsOf: TimelineRow.sourceFields, sectionsFollowQueryOrder: true)
             return TimelineUpdates(store: store, observation: observation, now: now,
                                    section: { day, now in (day.key, day.title(now: now)) }, row: { TimelineRow($0, now: $1) })
         case .none:
-            return TimelineUpdates(store: store, observation: store.observe(query, sectionedBy: { _ in "all" }, modificationsOf: TimelineRow.sourceFields),
+            return TimelineUpdates(store: store, observation: store.observe(query, sectionedBy: { _ in "all" }, modificationsOf: TimelineRow.sourceFields,
+                                                                            sectionsFollowQueryOrder: true),
                                    now: now, section: { _, _ in ("all", "All") }, row: { TimelineRow($0, now: $1) })
         }
     }

@@ -12,31 +12,43 @@ struct SectionedWindowObservationTests {
     /// Newest first (the index is descending), as the day sections are: the window is the first rows.
     static let query = Query<Post>().sorted(byIndex: "created")
 
-    @Test(arguments: [UInt64(31), 32, 33])
-    func windowsMatchAFetchWithTheLimit(seed: UInt64) async throws {
+    /// With `sectionsFollowQueryOrder` the window holds and reads its rows only; without, it is
+    /// kept over every matching record. Both deliver the same windows.
+    @Test(arguments: [UInt64(31), 32, 33], [false, true])
+    func windowsMatchAFetchWithTheLimit(seed: UInt64, holdsOnlyItsRows: Bool) async throws {
         var rng = SeededRandom(seed: seed)
         let store = try await InitialResultsTests.filledStore()
         defer { store.close() }
         var limit = 12
         let iterator = UncheckedBox(store.observe(Self.query.limit(limit), sectionedBy: { LiveQueryTests.Day($0.created) },
-                                                  sectionOrder: .descending).makeAsyncIterator())
+                                                  sectionOrder: .descending, sectionsFollowQueryOrder: holdsOnlyItsRows).makeAsyncIterator())
         var change = try await LiveQueryTests.nextSectioned(iterator)
         #expect(change.isInitial)
         var held = try await Self.check(change, store: store, limit: limit, "initial")
         for step in 0..<25 {
-            let context = "seed \(seed) step \(step)"
+            let context = "seed \(seed) step \(step) holds only its rows \(holdsOnlyItsRows)"
+            var touched: Set<Int64> = []
             if step % 6 == 5 {
                 limit = [1, 3, 12, 40, 200].randomElement(using: &rng)!
                 iterator.value.setLimit(limit)
             } else {
-                try await Self.randomCommit(store, newest: Int64(2_000 + step), &rng)
+                touched = try await Self.randomCommit(store, newest: Int64(2_000 + step), &rng)
             }
             change = try await LiveQueryTests.nextSectioned(iterator)
             #expect(!change.isInitial, "\(context)")
             let applied = change.changeset.apply(to: held, insertedSection: { change.results.rows(inSection: $0).map(\.id) },
                                                  newElement: { change.results[$0].id })
+            let before = Set(held.flatMap { $0 })
+            let previous = held
             held = try await Self.check(change, store: store, limit: limit, context)
             #expect(applied == held, "\(context): the changeset applied to the previous window")
+            // Rows the commit did not change that crossed the window's end, and only those.
+            let after = Set(held.flatMap { $0 })
+            let entered = change.window?.entered.map { held[$0.section][$0.row] } ?? []
+            let left = change.window?.left.map { previous[$0.section][$0.row] } ?? []
+            #expect(Set(entered) == after.subtracting(before).subtracting(touched), "\(context): entered")
+            #expect(Set(left) == before.subtracting(after).subtracting(touched), "\(context): left")
+            if holdsOnlyItsRows { #expect(iterator.value.heldRowCount <= limit, "\(context): rows held") }
         }
     }
 
@@ -65,8 +77,9 @@ struct SectionedWindowObservationTests {
     }
 
     /// Adds a newest post (so that the window changes) and adds, deletes or moves a few more, at
-    /// the top of the timeline or anywhere.
-    static func randomCommit(_ store: Store, newest: Int64, _ rng: inout SeededRandom) async throws {
+    /// the top of the timeline or anywhere; returns the ids it wrote or deleted.
+    @discardableResult
+    static func randomCommit(_ store: Store, newest: Int64, _ rng: inout SeededRandom) async throws -> Set<Int64> {
         let seeds = (0..<4).map { _ in (Int.random(in: 0..<4, using: &rng), Int64.random(in: 0..<120, using: &rng), Int.random(in: 0..<140, using: &rng)) }
         try await store.write { tx in
             try tx.add(LiveQueryTests.post(newest, "bob", hour: 400 + Int(newest)))
@@ -87,5 +100,6 @@ struct SectionedWindowObservationTests {
                 }
             }
         }
+        return Set([newest] + seeds.map { $0.0 == 0 ? 1_000 + $0.1 : $0.1 })
     }
 }
