@@ -264,6 +264,8 @@ def test_reaching_the_end_of_the_window_loads_older_rows(driver, server):
     browser.wait_for(lambda: len(server.requests) == 2, message="the page to load older rows")
     assert server.requests[1]["query"].get("limit") == "12", server.requests
     assert server.requests[1]["lastEventID"] is None and "after" not in server.requests[1]["query"]
+    # The rows shown stay (their elements are kept): the larger window only adds rows after them.
+    driver.execute_script("document.querySelector('#feed .row').dataset.marker = 'kept'")
     older = sections + world.sections(2, 3)
     server.send("snapshot", feedspec.snapshot(older, FEED, 1, limit=12, more=True))
     browser.wait_for(lambda: len(server.requests) == 3, message="the page to load older rows again")
@@ -273,6 +275,7 @@ def test_reaching_the_end_of_the_window_loads_older_rows(driver, server):
     browser.wait_for(lambda: driver.execute_script("return document.getElementById('feed').dataset.more") == "false",
                      message="the page to hold the last window")
     check_shown(driver, oldest, "every row, after loading older ones twice")
+    assert driver.execute_script("return document.querySelector('#feed .row').dataset.marker") == "kept"
     assert driver.find_element("id", "load-older").is_displayed() is False
     assert len(server.requests) == 3
     # Growing the window is no restart: nothing is announced, and the self-check holds.

@@ -88,6 +88,30 @@
     });
   }
 
+  /**
+   * The change that turns `held` into `grown` when `grown` only adds rows after them (a larger
+   * window's snapshot, with nothing before its end changed), as a change message; else `null`.
+   * Applying it animates the older rows in and keeps every row on the screen, instead of
+   * replacing them all.
+   */
+  function growth(held, grown) {
+    if (held.length === 0 || grown.length < held.length) return null;
+    const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
+    const last = held.length - 1;
+    for (let s = 0; s <= last; s += 1) {
+      const rows = held[s].rows;
+      if (grown[s].key !== held[s].key || grown[s].title !== held[s].title) return null;
+      if (s < last ? grown[s].rows.length !== rows.length : grown[s].rows.length < rows.length) return null;
+      if (!rows.every((row, r) => same(row, grown[s].rows[r]))) return null;
+    }
+    return {
+      type: "change",
+      sectionDeletions: [], sectionMoves: [], rowDeletions: [], rowModifications: [], rowMoves: [],
+      rowInsertions: grown[last].rows.slice(held[last].rows.length).map((row, r) => ({ at: [last, held[last].rows.length + r], row })),
+      sectionInsertions: grown.slice(held.length).map((section, i) => ({ index: held.length + i, section })),
+    };
+  }
+
   // ---------------------------------------------------------------------------------------------
   // The plan of one change: the message checked against the current row counts and resolved into
   // the spec's five steps. The applied state and the DOM both execute the same plan.
@@ -635,9 +659,18 @@
         const held = checkWindow(message);
         checkFits(held, sections);
         const reset = (state !== null || message.reason === "reset") && !growing;
+        // A larger window that only adds rows after the ones shown is applied as their insertion.
+        const grown = growing && state ? growth(state.sections, sections) : null;
         growing = false;
-        state = { sections, sequence: message.sequence, position: message.position, window: held };
-        view.reset(sections);
+        if (grown) {
+          const change = plan(state.sections.map((section) => section.rows.length), grown);
+          // The state is the snapshot itself, so that the self-check compares the DOM with it.
+          state = { sections, sequence: message.sequence, position: message.position, window: held };
+          view.apply(change);
+        } else {
+          state = { sections, sequence: message.sequence, position: message.position, window: held };
+          view.reset(sections);
+        }
         if (reset) notify(`The feed started over from a fresh snapshot at ${message.sequence} (${message.reason || event}).`, "info");
       } else {
         if (!state) throw new FeedError("a change arrived before any snapshot");
