@@ -129,7 +129,7 @@ public struct SectionedQueryObservation<S: Hashable & Comparable & Sendable, R: 
             retired = (nil, nil)
             do {
                 guard let core, let current = results else { return try start() }
-                if bounded != nil { return try await nextBounded(core, current) }
+                if bounded != nil { return try await nextBounded(core) }
                 var results = current
                 if let limit = pendingLimit, var window {
                     pendingLimit = nil
@@ -201,7 +201,7 @@ public struct SectionedQueryObservation<S: Hashable & Comparable & Sendable, R: 
         /// The next element of a window that holds its rows only: a new limit, or the next commit
         /// that names a record of the collection, reads the window again (its rows and the change
         /// log in one snapshot, O(limit)); the changeset is the difference between the two reads.
-        private func nextBounded(_ core: LiveQueryCore<R, SectionedRowKey<S>>, _ current: Results) async throws -> SectionedQueryChange<S, R>? {
+        private func nextBounded(_ core: LiveQueryCore<R, SectionedRowKey<S>>) async throws -> SectionedQueryChange<S, R>? {
             while true {
                 var limit = bounded!.limit
                 let force = pendingLimit != nil
@@ -212,7 +212,8 @@ public struct SectionedQueryObservation<S: Hashable & Comparable & Sendable, R: 
                     finish()
                     return nil
                 }
-                if let change = try readBounded(core, limit: limit, force: force, from: current) { return change }
+                // From the results as last read: a read that delivers nothing may still have taken new keys.
+                if let change = try readBounded(core, limit: limit, force: force, from: results) { return change }
             }
         }
 
