@@ -25,7 +25,7 @@ public struct SectionedQueryObservation<S: Hashable & Comparable & Sendable, R: 
     /// Whether the caller promised that sections follow the query's order (see
     /// ``Store/observe(_:sectionedBy:sectionOrder:modificationsOf:everyCommit:sectionsFollowQueryOrder:)``).
     let sectionsFollowQueryOrder: Bool
-    /// Reads the initial results: a closure made by ``Store/observe(_:sectionedBy:sectionOrder:modificationsOf:everyCommit:)``,
+    /// Reads the initial results: a closure made by ``Store/observe(_:sectionedBy:sectionOrder:modificationsOf:everyCommit:sectionsFollowQueryOrder:)``,
     /// which is inlinable, so that the loop runs specialized for the caller's record and section types.
     let initialResults: InitialResults
     /// Each row's key (its section, then its sort key), made in the same specialized context.
