@@ -294,7 +294,8 @@ extension Store {
     /// section always does). With it, a window over a walk in the query's order (a sort by an
     /// index, or by primary key) holds and reads its rows only: its start, its memory and each
     /// commit that names a record of the collection cost O(limit), whatever the number of
-    /// matching records. Without it, or without such a walk, the observation keeps every matching
+    /// matching records. (The walk reads past the records a closure filter rejects: a filter that
+    /// rejects most of the walk costs those records too; an index filter costs nothing.) Without it, or without such a walk, the observation keeps every matching
     /// record and the window follows them in O(k log n). A broken promise that a read can see
     /// throws.
     ///
