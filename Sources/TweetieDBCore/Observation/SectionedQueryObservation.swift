@@ -232,7 +232,7 @@ public struct SectionedQueryObservation<S: Hashable & Comparable & Sendable, R: 
             for row in read.rows { newRows[PrimaryKeyBytes(row.primaryKey)] = (row.key, row.value) }
             guard let old, let touched = read.touched else {
                 var keys = read.rows.map(\.key), values = read.rows.map(\.value)
-                let results = Results(ascendingKeys: &keys, values: &values) { OrderedSection(key: $0.section, descending: $0.sectionsDescending) }
+                let results = Results(ascendingKeys: &keys, values: &values) { $0.orderedSection }
                 core.keys = newRows.mapValues(\.key)
                 retired.0 = self.results
                 self.results = results
@@ -313,7 +313,7 @@ extension Store {
             SectionedRowKey(section: sectionOf(record), sectionsDescending: descending, row: sortKey)
         }) { core in
             var rows = try core.initialRows()
-            return SectionedResults(ascendingKeys: &rows.keys, values: &rows.values) { OrderedSection(key: $0.section, descending: $0.sectionsDescending) }
+            return SectionedResults(ascendingKeys: &rows.keys, values: &rows.values) { $0.orderedSection }
         }
     }
 }

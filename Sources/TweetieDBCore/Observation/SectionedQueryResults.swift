@@ -17,6 +17,10 @@ struct SectionedRowKey<S: Hashable & Comparable & Sendable>: Comparable, Hashabl
         self.row = row
     }
 
+    /// The row's section in the order of sections: what sectioned results of these keys group by.
+    @inlinable
+    var orderedSection: OrderedSection<S> { OrderedSection(key: section, descending: sectionsDescending) }
+
     @inlinable
     static func < (lhs: SectionedRowKey, rhs: SectionedRowKey) -> Bool {
         if lhs.section != rhs.section {
