@@ -21,19 +21,20 @@ extension TweetieDatabase {
     ///
     /// Throws ``NotAnExistingDatabase`` for a path that holds no database, and the store's
     /// `StoreError` for a database that does not open.
-    package static func openExisting(at path: String, configuration: StoreConfiguration = StoreConfiguration()) throws -> (store: Store, readOnlyBecause: String?) {
+    package static func openExisting(at path: String, configuration: StoreConfiguration = StoreConfiguration(),
+                                     additionalCollections: [any Record.Type] = []) throws -> (store: Store, readOnlyBecause: String?) {
         try checkReachable(path)
         var configuration = configuration
         configuration.createDatabase = false
         let writableFailure: StoreError
         do {
-            return (try open(at: path, configuration: configuration), nil)
+            return (try open(at: path, configuration: configuration, additionalCollections: additionalCollections), nil)
         } catch let error as StoreError {
             guard case .system(let code) = error.code, [EACCES, EPERM, EROFS].contains(code) else { throw error }
             writableFailure = error
         }
         configuration.readOnly = true
-        let store = try open(at: path, configuration: configuration)
+        let store = try open(at: path, configuration: configuration, additionalCollections: additionalCollections)
         let lock = store.withoutLockFile.map { "; reading without the lock file: \($0)" } ?? ""
         return (store, writableFailure.message + lock)
     }

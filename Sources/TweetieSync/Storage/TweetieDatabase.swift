@@ -14,13 +14,15 @@ public enum TweetieDatabase {
     /// ```
     public static let collections: [any Record.Type] = [Tweet.self, User.self]
 
-    /// Opens (creating when missing, with owner-only permissions) the database at `path`.
+    /// Opens (creating when missing, with owner-only permissions) the database at `path`, with
+    /// ``collections`` and any `additionalCollections` (a replicator's own state).
     ///
     /// ```swift
     /// let store = try TweetieDatabase.open(at: "/tmp/tweets")
     /// ```
-    public static func open(at path: String, configuration: StoreConfiguration = StoreConfiguration()) throws -> Store {
-        try Store.open(at: path, configuration: configuration, collections: collections)
+    public static func open(at path: String, configuration: StoreConfiguration = StoreConfiguration(),
+                            additionalCollections: [any Record.Type] = []) throws -> Store {
+        try Store.open(at: path, configuration: configuration, collections: collections + additionalCollections)
     }
 
     /// A fresh database in a temporary directory, removed when closed (tests and previews).
