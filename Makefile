@@ -15,8 +15,9 @@ endif
 all: build
 
 # The package enables no trait by default (a library user gets the store and `@Record` only); every
-# target here asks for the executables' traits. `Serve` turns `Tools` on.
-TRAITS ?= --traits Tools,Serve
+# target here asks for the executables' traits. `Serve` turns `Tools` on. `Replicate` is the
+# PostgreSQL replication stack (TweetieReplication, on postgres-nio).
+TRAITS ?= --traits Tools,Serve,Replicate
 
 # Installs LMDB (liblmdb-dev, plus lmdb-utils for mdb_stat) with apt-get when pkg-config cannot find it.
 deps:
@@ -57,8 +58,30 @@ demo: deps
 # No test imports an executable's module (the CLI tests decode its JSON with their own types, as a
 # user's script would): a cold `--build-tests` could compile such a test before the module exists
 # ("no such module 'tweetie_db'", a SwiftPM bug).
+#
+# PostgreSQL: the tests that need a real server find it in TWEETIE_POSTGRES_URL. When that is not
+# set, `make test` starts a throwaway cluster once the build is done (Tests/Postgres/cluster, in a
+# fresh directory under /tmp: Debian's postgresql, installed when missing, run as an unprivileged
+# user on a free 127.0.0.1 port), exports its URL as TWEETIE_POSTGRES_URL and its directory as
+# TWEETIE_POSTGRES_CLUSTER (for the tests that restart it), and stops and removes it when the tests
+# end, fail or are interrupted, keeping their exit status. When TWEETIE_POSTGRES_URL is set, the
+# tests use that server and nothing is started.
+POSTGRES_CLUSTER = Tests/Postgres/cluster
 test: deps
 	$(SWIFT) build $(TRAITS) --build-tests
+	@if [ -n "$${TWEETIE_POSTGRES_URL:-}" ]; then \
+	  echo "make: the tests use the PostgreSQL server of TWEETIE_POSTGRES_URL"; \
+	  echo "$(SWIFT) test $(TRAITS) --skip-build"; \
+	  exec $(SWIFT) test $(TRAITS) --skip-build; \
+	fi; \
+	dir=$$(mktemp -d /tmp/tweetie-postgres.XXXXXX) || exit 1; \
+	trap '$(POSTGRES_CLUSTER) stop "$$dir" || echo "make: warning: the PostgreSQL cluster in $$dir could not be stopped" >&2' EXIT; \
+	trap 'exit 130' INT; trap 'exit 143' TERM; trap 'exit 129' HUP; \
+	url=$$($(POSTGRES_CLUSTER) start "$$dir") || { \
+	  echo "make: error: could not start a PostgreSQL server for the tests (see above); or set TWEETIE_POSTGRES_URL to a server's URL" >&2; exit 1; }; \
+	export TWEETIE_POSTGRES_URL="$$url" TWEETIE_POSTGRES_CLUSTER="$$dir"; \
+	echo "make: TWEETIE_POSTGRES_URL=$$url (a cluster in $$dir, stopped after the tests)"; \
+	echo "$(SWIFT) test $(TRAITS) --skip-build"; \
 	$(SWIFT) test $(TRAITS) --skip-build
 
 # LeakSanitizer is off: its reports are Swift weak-reference side tables (whose pointers it cannot
@@ -177,3 +200,56 @@ bench-page: deps
 man: deps
 	$(SWIFT) package $(TRAITS) plugin generate-manual --configuration debug
 	@echo "man -l .build/plugins/GenerateManual/outputs/tweetie-db/tweetie-db.1"
+
+# Replication through PostgreSQL, live in a browser: a throwaway PostgreSQL cluster in a temporary
+# directory (run as the unprivileged user tweetie-test when started as root: PostgreSQL refuses
+# root), two stores filled from different sources (the first by the simulated source, the second
+# from the project's API cache), both replicating with tweetie-replicate run, and tweetie-serve on
+# the second store: open the URL it prints and watch the first store's tweets arrive, then every
+# REPLICATION_DEMO_INTERVAL seconds a new sync into the first store shows up on the page. Ctrl-C
+# (or REPLICATION_DEMO_SECONDS) stops everything and removes the cluster and the stores.
+REPLICATION_DEMO_SECONDS ?= 0
+REPLICATION_DEMO_INTERVAL ?= 5
+REPLICATION_DEMO_PORT ?= 8080
+.PHONY: demo-replication
+demo-replication: deps
+	$(SWIFT) build $(TRAITS) --product tweetie-db
+	$(SWIFT) build $(TRAITS) --product tweetie-replicate
+	$(SWIFT) build $(TRAITS) --product tweetie-serve
+	@bin=$$($(SWIFT) build $(TRAITS) --show-bin-path); \
+	work=$$(mktemp -d /tmp/tweetie-replication-demo.XXXXXX) || exit 1; pids=""; \
+	trap 'for p in $$pids; do kill $$p 2>/dev/null; done; wait 2>/dev/null; $(POSTGRES_CLUSTER) stop "$$work/postgres" >/dev/null 2>&1; rm -rf "$$work"; echo "make: demo-replication cleaned up"' EXIT; \
+	trap 'exit 130' INT; trap 'exit 143' TERM; \
+	mkdir "$$work/postgres"; \
+	url=$$($(POSTGRES_CLUSTER) start "$$work/postgres") || exit 1; \
+	echo "make: PostgreSQL at $$url"; \
+	"$$bin/tweetie-db" sync --simulated --ticks 3 --db "$$work/first" --format json >/dev/null || exit 1; \
+	"$$bin/tweetie-db" sync --api-cache Tests/Fixtures/APICache --db "$$work/second" --format json >/dev/null || exit 1; \
+	"$$bin/tweetie-replicate" init --postgres "$$url" || exit 1; \
+	"$$bin/tweetie-replicate" run --db "$$work/second" --postgres "$$url" --name second --poll 1 & pids="$$pids $$!"; \
+	"$$bin/tweetie-serve" --db "$$work/second" --port $(REPLICATION_DEMO_PORT) & pids="$$pids $$!"; \
+	sleep 2; \
+	echo "make: open http://127.0.0.1:$(REPLICATION_DEMO_PORT)/ — the first store's tweets arrive there now"; \
+	"$$bin/tweetie-replicate" run --db "$$work/first" --postgres "$$url" --name first --poll 1 & pids="$$pids $$!"; \
+	start=$$(date +%s); \
+	while :; do \
+	  sleep $(REPLICATION_DEMO_INTERVAL); \
+	  "$$bin/tweetie-db" sync --simulated --ticks 1 --seed $$(date +%s) --db "$$work/first" --format json >/dev/null 2>&1 && echo "make: synced new tweets into the first store"; \
+	  if [ "$(REPLICATION_DEMO_SECONDS)" != "0" ] && [ $$(( $$(date +%s) - start )) -ge $(REPLICATION_DEMO_SECONDS) ]; then break; fi; \
+	done; \
+	"$$bin/tweetie-db" stats --db "$$work/second" --format json | head -c 400; echo
+
+# The replication benchmark (not a test; BENCHMARKS.md, "Replication through PostgreSQL"): push and
+# pull rates at batches of 1, 100 and 1,000, a new device's initial download against COPY of the
+# same rows, and commit-to-changeset latency with 1 and 10 devices following, against the server of
+# TWEETIE_POSTGRES_URL or a temporary cluster. REPLICATION_BENCH_ARGS="--download 1000000" passes
+# options (tweetie-replicate-bench --help).
+.PHONY: bench-replication
+bench-replication: deps
+	$(SWIFT) build $(TRAITS) -c release --product tweetie-replicate-bench
+	@bin=$$($(SWIFT) build $(TRAITS) -c release --show-bin-path); \
+	if [ -n "$${TWEETIE_POSTGRES_URL:-}" ]; then exec "$$bin/tweetie-replicate-bench" $(REPLICATION_BENCH_ARGS); fi; \
+	dir=$$(mktemp -d /tmp/tweetie-postgres.XXXXXX) || exit 1; \
+	trap '$(POSTGRES_CLUSTER) stop "$$dir"' EXIT; trap 'exit 130' INT; trap 'exit 143' TERM; \
+	url=$$($(POSTGRES_CLUSTER) start "$$dir") || exit 1; \
+	TWEETIE_POSTGRES_URL="$$url" "$$bin/tweetie-replicate-bench" $(REPLICATION_BENCH_ARGS)

@@ -12,6 +12,9 @@ let package = Package(
         .executable(name: "tweetie-fuzz", targets: ["tweetie-fuzz"]),
         // The HTTP server: its own product, so that tweetie-db and `make demo` never build the HTTP stack.
         .executable(name: "tweetie-serve", targets: ["tweetie-serve"]),
+        // Replication through PostgreSQL: a library and its command, behind the Replicate trait.
+        .library(name: "TweetieReplication", targets: ["TweetieReplication"]),
+        .executable(name: "tweetie-replicate", targets: ["tweetie-replicate"]),
     ],
     // A package that depends on this one resolves only what its products need. SwiftPM prunes a
     // dependency whose every use is conditioned on a trait that is off, so what only the executables
@@ -22,11 +25,14 @@ let package = Package(
     //   swift-numerics). Every executable target needs it.
     // - `Serve` (it turns `Tools` on): tweetie-serve's HTTP stack, Hummingbird, SwiftNIO,
     //   swift-prometheus and what they need, about twenty packages.
+    // - `Replicate`: replication through PostgreSQL, the TweetieReplication library and
+    //   tweetie-replicate (postgres-nio, which brings SwiftNIO, swift-nio-ssl and swift-crypto).
     // The Makefile's targets ask for what they run (`make test`: both; `make demo` on a fresh clone:
     // `Tools` only, so that it never fetches the HTTP stack). By hand: `swift build --traits Tools,Serve`.
     traits: [
         .trait(name: "Tools", description: "The command-line tools tweetie-db, tweetie-torture and tweetie-serve (swift-argument-parser, hdrhistogram-swift)."),
         .trait(name: "Serve", description: "The tweetie-serve HTTP server and its benchmark (Hummingbird, SwiftNIO, swift-prometheus).", enabledTraits: ["Tools"]),
+        .trait(name: "Replicate", description: "Replication through PostgreSQL: the TweetieReplication library and tweetie-replicate (postgres-nio)."),
         .default(enabledTraits: []),
     ],
     dependencies: [
@@ -41,6 +47,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.0"),
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        // TweetieReplication (the Replicate trait): the PostgreSQL client, and swift-nio-ssl for TLS URLs.
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.0"),
+        .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.0"),
         // `make docs`: the DocC archives of TweetieDB and TweetieSync (a command plugin; no target uses it).
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
         // `@Record` (a macro: SwiftSyntax, SwiftSyntaxMacros, SwiftCompilerPlugin and what they need).
@@ -155,6 +164,40 @@ let package = Package(
         .testTarget(
             name: "TweetieServeTests",
             dependencies: ["TweetieServe", "TweetieSync", "TweetieDB", "tweetie-serve", "tweetie-db", "TweetieTestSupport"]
+        ),
+        .target(
+            name: "TweetieReplication",
+            dependencies: [
+                "TweetieDB",
+                .product(name: "PostgresNIO", package: "postgres-nio", condition: .when(traits: ["Replicate"])),
+                .product(name: "NIOSSL", package: "swift-nio-ssl", condition: .when(traits: ["Replicate"])),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            // The published PostgreSQL schema, embedded (a link to schemas/postgres/001-replication.sql).
+            resources: [.embedInCode("Resources/replication-v1.sql")]
+        ),
+        .executableTarget(
+            name: "tweetie-replicate",
+            dependencies: [
+                "TweetieReplication",
+                "TweetieSync",
+                .product(name: "ArgumentParser", package: "swift-argument-parser", condition: .when(traits: ["Tools"])),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        // The replication benchmark (BENCHMARKS.md): not a product, built by `make bench-replication`.
+        .executableTarget(
+            name: "tweetie-replicate-bench",
+            dependencies: [
+                "TweetieReplication",
+                "TweetieSync",
+                .product(name: "ArgumentParser", package: "swift-argument-parser", condition: .when(traits: ["Tools"])),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .testTarget(
+            name: "TweetieReplicationTests",
+            dependencies: ["TweetieReplication", "TweetieSync", "TweetieDB", "tweetie-replicate", "tweetie-db", "TweetieTestSupport"]
         ),
         .macro(
             name: "TweetieDBMacros",

@@ -1,0 +1,230 @@
+import Foundation
+import PostgresNIO
+import TweetieDB
+
+// The pull, with RemoteRecord: a server value as the pull and the snapshot apply it.
+
+/// A record's current value on the server, decoded and re-encoded in this device's canonical JSON.
+struct RemoteRecord: Sendable {
+    var collection: ReplicatedCollection
+    var key: String
+    /// The server version (0: the row is gone).
+    var version: Int64
+    /// `nil`: deleted.
+    var value: String?
+}
+
+extension Replicator {
+    /// Pulls every server change after the pull cursor (a snapshot first for a new device, or for
+    /// one behind the server's pruning horizon), in batches; returns when none is left.
+    public func pull(progress: (@Sendable (_ done: Int, _ total: Int) -> Void)? = nil) async throws -> PullSummary {
+        try await withRegisteredLink { try await pull(on: $0, progress: progress) }
+    }
+
+    func pull(on link: PostgresLink, progress: (@Sendable (Int, Int) -> Void)? = nil) async throws -> PullSummary {
+        var summary = PullSummary()
+        var device = try await device()
+        if try await needsSnapshot(device, on: link) {
+            summary.snapshot = true
+            let (applied, batches) = try await snapshot(on: link, progress: progress)
+            summary.applied += applied
+            summary.batches += batches
+            device = try await self.device()
+            try await reportPullCursor(device, on: link)
+        }
+        while true {
+            let txid = String(device.pulledTxid ?? 0)
+            let id = device.pulledID
+            let limit = Int64(configuration.batchSize)
+            // Only below the oldest running transaction: nothing can commit there any more.
+            let rows = try await link.rows("""
+                SELECT c.id, c.txid::text, c.collection, c.key, r.version, r.schema_version, r.record::text
+                FROM (SELECT id, txid, collection, key FROM tweetie.changes
+                      WHERE (txid, id) > (\(txid)::xid8, \(id)) AND txid < pg_snapshot_xmin(pg_current_snapshot())
+                      ORDER BY txid, id LIMIT \(limit)) AS c
+                LEFT JOIN tweetie.records r ON r.collection = c.collection AND r.key = c.key
+                ORDER BY c.txid, c.id
+                """)
+            guard !rows.isEmpty else { return summary }
+            var latest: [String: RemoteRecord] = [:]
+            var order: [String] = []
+            var cursor = (txid: Int64(0), id: Int64(0))
+            for row in rows {
+                let (changeID, txidText, name, key, version, schemaVersion, record) =
+                    try row.decode((Int64, String, String, String, Int64?, Int32?, String?).self)
+                cursor = (Int64(txidText) ?? 0, changeID)
+                guard let collection = byName[name] else { continue }
+                let remote = try remoteRecord(collection, key: key, version: version, schemaVersion: schemaVersion, record: record)
+                let id = ReplicatedKeyRecord.id(collection: name, key: key)
+                if latest.updateValue(remote, forKey: id) == nil { order.append(id) }
+            }
+            let remotes = order.compactMap { latest[$0] }
+            let finalCursor = cursor
+            let applied = try await store.write { writer in
+                let applied = try self.apply(remotes, writer: writer)
+                try self.setPullCursor(writer, txid: finalCursor.txid, id: finalCursor.id)
+                return applied
+            }
+            summary.changes += rows.count
+            summary.applied += applied
+            summary.batches += 1
+            device = try await self.device()
+            try await reportPullCursor(device, on: link)
+        }
+    }
+
+    /// Decodes a server row for this device: its schema version must not be newer than the local
+    /// record type's, and its JSON must decode with the key it is stored under.
+    func remoteRecord(_ collection: ReplicatedCollection, key: String, version: Int64?, schemaVersion: Int32?, record: String?) throws -> RemoteRecord {
+        if let schemaVersion, Int(schemaVersion) > collection.schemaVersion, record != nil {
+            throw ReplicationError(.newerRecordSchema,
+                                   "The record \(collection.name)/\(key) on the server has schema version \(schemaVersion), newer than this device's \(collection.recordType) (version \(collection.schemaVersion)): upgrade this device before it replicates \(collection.name).")
+        }
+        let value = try record.map { try collection.canonicalize(key, $0) }
+        return RemoteRecord(collection: collection, key: key, version: value == nil && version == nil ? 0 : version ?? 0, value: value)
+    }
+
+    /// Applies server values: a record without unpushed local changes takes the server's value;
+    /// one with unpushed changes keeps them (its push resolves the conflict). Returns how many
+    /// records were written.
+    func apply(_ remotes: [RemoteRecord], writer: StoreWriter) throws -> Int {
+        var applied = 0
+        for remote in remotes {
+            let local = try remote.collection.readLocal(writer, [remote.key])[0]
+            let meta = try writer.get(ReplicatedKeyRecord.self, key: ReplicatedKeyRecord.id(collection: remote.collection.name, key: remote.key))
+            let localDigest = RecordDigest.of(json: local)
+            let remoteDigest = RecordDigest.of(json: remote.value)
+            if localDigest == (meta?.digest ?? RecordDigest.absent) {
+                if localDigest != remoteDigest {
+                    try remote.collection.apply(writer, remote.key, remote.value)
+                    applied += 1
+                }
+            } else if localDigest != remoteDigest {
+                continue
+            }
+            try Self.setKeyState(writer, collection: remote.collection.name, key: remote.key, version: remote.version, digest: remoteDigest)
+        }
+        return applied
+    }
+
+    /// Moves the pull cursor, in the transaction that applied the changes up to it. When the push
+    /// cursor is at the end of the log, it moves past this transaction's own entry too: what a
+    /// pull writes is the server's already.
+    func setPullCursor(_ writer: StoreWriter, txid: Int64, id: Int64) throws {
+        guard var device = try writer.get(ReplicationDeviceRecord.self, key: ReplicationDeviceRecord.onlyKey) else {
+            throw ReplicationError(.storeNotReplicable, "The store's replication state disappeared while pulling.")
+        }
+        device.pulledTxid = txid
+        device.pulledID = id
+        let last = try writer.lastChangeSequence()
+        if device.pushedSequence == last { device.pushedSequence = last + 1 }
+        try writer.add(device, update: .all)
+    }
+
+    /// Tells the server how far this device has pulled (for `status` and for pruning); losing
+    /// this write loses nothing, the next pull repeats it.
+    func reportPullCursor(_ device: ReplicationDeviceRecord, on link: PostgresLink) async throws {
+        guard let txid = device.pulledTxid else { return }
+        let id = device.deviceID.uuidString
+        try await link.rows("""
+            UPDATE tweetie.devices SET pulled_txid = \(String(txid))::xid8, pulled_id = \(device.pulledID), last_seen = now()
+            WHERE device_id = \(id)::uuid
+            """)
+    }
+
+    /// Whether the device must read a snapshot: it never pulled, or the changes after its cursor
+    /// were pruned.
+    func needsSnapshot(_ device: ReplicationDeviceRecord, on link: PostgresLink) async throws -> Bool {
+        guard let txid = device.pulledTxid else { return true }
+        let rows = try await link.rows("""
+            SELECT (\(String(txid))::xid8, \(device.pulledID)) < (h.txid, h.id) FROM tweetie.horizon h
+            """)
+        return try rows.first?.decode(Bool.self) ?? false
+    }
+
+    /// Reads every replicated record in one consistent snapshot and applies it in batches; local
+    /// records the server no longer has are deleted unless they have unpushed changes. The pull
+    /// cursor then stands at the snapshot's oldest running transaction, so changes committed
+    /// around it are read again (applying a value twice changes nothing).
+    func snapshot(on link: PostgresLink, progress: (@Sendable (Int, Int) -> Void)?) async throws -> (applied: Int, batches: Int) {
+        let names = collections.map(\.name)
+        let countRows = try await link.rows("SELECT count(*) FROM tweetie.records WHERE collection = ANY(\(names)::text[]) AND NOT deleted")
+        let total = Int(try countRows.first?.decode(Int64.self) ?? 0)
+        progress?(0, total)
+        return try await link.transaction("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY") { link in
+            let xminRows = try await link.rows("SELECT pg_snapshot_xmin(pg_current_snapshot())::text")
+            let xmin = Int64(try xminRows.first?.decode(String.self) ?? "0") ?? 0
+            var seen = Set<String>()
+            var applied = 0
+            var batches = 0
+            var done = 0
+            var pending: [RemoteRecord] = []
+            func flush(final: Bool) async throws {
+                let batch = pending
+                pending.removeAll(keepingCapacity: true)
+                let seenNow = final ? seen : []
+                applied += try await store.write { writer in
+                    var applied = try self.apply(batch, writer: writer)
+                    if final {
+                        applied += try self.removeVanished(seen: seenNow, writer: writer)
+                        try self.setPullCursor(writer, txid: xmin, id: 0)
+                    }
+                    return applied
+                }
+                batches += 1
+            }
+            let sequence: PostgresRowSequence
+            do {
+                sequence = try await link.connection.query("""
+                    SELECT collection, key, version, schema_version, record::text FROM tweetie.records
+                    WHERE collection = ANY(\(names)::text[]) AND NOT deleted ORDER BY collection, key
+                    """, logger: link.logger)
+            } catch {
+                throw PostgresLink.describe(error, url: link.url)
+            }
+            do {
+                for try await row in sequence {
+                    let (name, key, version, schemaVersion, record) = try row.decode((String, String, Int64, Int32?, String?).self)
+                    guard let collection = byName[name] else { continue }
+                    pending.append(try remoteRecord(collection, key: key, version: version, schemaVersion: schemaVersion, record: record))
+                    seen.insert(ReplicatedKeyRecord.id(collection: name, key: key))
+                    done += 1
+                    if pending.count >= configuration.batchSize {
+                        try await flush(final: false)
+                        progress?(done, max(total, done))
+                    }
+                }
+            } catch let error as ReplicationError {
+                throw error
+            } catch {
+                throw PostgresLink.describe(error, url: link.url)
+            }
+            try await flush(final: true)
+            progress?(done, max(total, done))
+            return (applied, batches)
+        }
+    }
+
+    /// After a snapshot: deletes the local records the server had once (a known version) but no
+    /// longer has, unless they have unpushed changes.
+    func removeVanished(seen: Set<String>, writer: StoreWriter) throws -> Int {
+        var vanished: [ReplicatedKeyRecord] = []
+        try writer.forEach(Query<ReplicatedKeyRecord>()) { meta in
+            if meta.version > 0, !seen.contains(meta.id) { vanished.append(meta) }
+            return true
+        }
+        var removed = 0
+        for meta in vanished {
+            guard let slash = meta.id.firstIndex(of: "/"), let collection = byName[String(meta.id[..<slash])] else { continue }
+            let key = String(meta.id[meta.id.index(after: slash)...])
+            let local = try collection.readLocal(writer, [key])[0]
+            guard RecordDigest.of(json: local) == meta.digest else { continue }
+            if local != nil {
+                try collection.apply(writer, key, nil)
+                removed += 1
+            }
+            try Self.setKeyState(writer, collection: collection.name, key: key, version: 0, digest: RecordDigest.absent)
+        }
+        return removed
+    }
+}

@@ -1,0 +1,295 @@
+import Foundation
+import PostgresNIO
+import TweetieDB
+
+// The push, with the values it passes between its local read, its server transaction and its
+// local write (PushItem, PushOutcome, PushPlan).
+
+/// A record with local changes the server has not seen.
+struct PushItem: Sendable {
+    var collection: ReplicatedCollection
+    var key: String
+    /// The local record's canonical JSON (`nil`: deleted).
+    var local: String?
+    /// The server version and digest this device last saw for the key.
+    var baseVersion: Int64
+    var baseDigest: UInt64
+}
+
+/// What the server holds for a pushed key once its batch committed.
+struct PushOutcome: Sendable {
+    var version: Int64
+    /// The value on the server (`nil`: deleted or absent).
+    var value: String?
+    /// Whether the local record takes ``value`` (a conflict the server's value or a merge won).
+    var replacesLocal: Bool
+    var wrote: Bool
+    var conflict: Bool
+}
+
+/// The keys to push after the push cursor, and how far they reach in the change log.
+struct PushPlan: Sendable {
+    var items: [PushItem] = []
+    /// The last change-log sequence the plan covers.
+    var endSequence: UInt64 = 0
+    /// The log's last sequence when the plan was read.
+    var lastSequence: UInt64 = 0
+    var reconciled = false
+}
+
+extension Replicator {
+    /// Pushes every local change made since the push cursor, in batches; returns when none is left.
+    public func push() async throws -> PushSummary {
+        try await withRegisteredLink { try await push(on: $0) }
+    }
+
+    func push(on link: PostgresLink) async throws -> PushSummary {
+        var summary = PushSummary()
+        while true {
+            let device = try await device()
+            let sequence = device.pushedSequence
+            let plan = try await store.read { try self.plan(after: sequence, reader: $0) }
+            summary.reconciled = summary.reconciled || plan.reconciled
+            if plan.items.isEmpty {
+                if plan.endSequence > device.pushedSequence || plan.lastSequence > device.pushedSequence {
+                    try await advanceCursor(plan: plan, outcomes: [], items: [])
+                }
+                if plan.endSequence >= plan.lastSequence { return summary }
+                continue
+            }
+            var start = 0
+            while start < plan.items.count {
+                let chunk = Array(plan.items[start..<min(plan.items.count, start + configuration.batchSize)])
+                start += chunk.count
+                let isLast = start == plan.items.count
+                let outcomes = try await pushBatch(chunk, device: device, sequence: plan.endSequence, on: link)
+                summary.batches += 1
+                summary.pushed += outcomes.filter(\.wrote).count
+                summary.adopted += outcomes.filter { !$0.wrote && !$0.conflict }.count
+                summary.conflicts += outcomes.filter(\.conflict).count
+                try await advanceCursor(plan: isLast ? plan : nil, outcomes: outcomes, items: chunk)
+            }
+            if plan.endSequence >= plan.lastSequence { return summary }
+        }
+    }
+
+    /// Reads the keys changed after `sequence` (up to about a batch of them), or every key when
+    /// the log no longer reaches back there, and keeps those whose record differs from what the
+    /// server last had.
+    func plan(after sequence: UInt64, reader: StoreReader) throws -> PushPlan {
+        var plan = PushPlan()
+        let slice = try reader.changeLog(after: sequence)
+        plan.lastSequence = slice.lastSequence
+        var candidates: [(ReplicatedCollection, String)] = []
+        var seen = Set<String>()
+        var reconcile = Set<String>()
+        if slice.isTruncated || sequence > slice.lastSequence {
+            reconcile = Set(byName.keys)
+            plan.endSequence = slice.lastSequence
+        } else {
+            plan.endSequence = sequence
+            for entry in slice.entries {
+                for name in entry.unlistedCollections where byName[name] != nil { reconcile.insert(name) }
+                for (name, changes) in entry.changes {
+                    guard let collection = byName[name], !reconcile.contains(name) else { continue }
+                    for change in changes {
+                        let key = try collection.keyText(change.key)
+                        if seen.insert(ReplicatedKeyRecord.id(collection: name, key: key)).inserted {
+                            candidates.append((collection, key))
+                        }
+                    }
+                }
+                plan.endSequence = entry.sequence
+                if candidates.count >= configuration.batchSize { break }
+            }
+            if plan.endSequence >= slice.lastSequence { plan.endSequence = slice.lastSequence }
+        }
+        if !reconcile.isEmpty {
+            plan.reconciled = true
+            for name in reconcile.sorted() {
+                guard let collection = byName[name] else { continue }
+                var keys = try collection.localKeys(reader)
+                try reader.forEach(Query<ReplicatedKeyRecord>()) { meta in
+                    if meta.id.hasPrefix(name + "/") { keys.append(String(meta.id.dropFirst(name.count + 1))) }
+                    return true
+                }
+                for key in keys where seen.insert(ReplicatedKeyRecord.id(collection: name, key: key)).inserted {
+                    candidates.append((collection, key))
+                }
+            }
+        }
+        for (collection, key) in candidates {
+            let local = try collection.readLocal(reader, [key])[0]
+            let meta = try reader.get(ReplicatedKeyRecord.self, key: ReplicatedKeyRecord.id(collection: collection.name, key: key))
+            let baseDigest = meta?.digest ?? RecordDigest.absent
+            guard RecordDigest.of(json: local) != baseDigest else { continue }
+            plan.items.append(PushItem(collection: collection, key: key, local: local,
+                                       baseVersion: meta?.version ?? 0, baseDigest: baseDigest))
+        }
+        return plan
+    }
+
+    /// One server transaction: locks the batch's keys, reads what the server holds, resolves
+    /// conflicts, writes the winners, logs the losers, and records the device's cursor.
+    func pushBatch(_ items: [PushItem], device: ReplicationDeviceRecord, sequence: UInt64, on link: PostgresLink) async throws -> [PushOutcome] {
+        let names = items.map(\.collection.name)
+        let keys = items.map(\.key)
+        let values = items.map { $0.local ?? "" }
+        let gone = items.map { $0.local == nil }
+        let deviceID = device.deviceID.uuidString
+        let sequenceText = String(sequence)
+        return try await link.transaction { link in
+            try await link.rows("SELECT set_config('tweetie.device', \(deviceID), true), set_config('tweetie.sequence', \(sequenceText), true)")
+            // Devices lock the keys they push in one order, so two pushing the same keys wait
+            // for each other instead of deadlocking, and a key absent on the server is held too.
+            try await link.rows("""
+                SELECT pg_advisory_xact_lock(h) FROM (
+                    SELECT DISTINCT hashtextextended(c || '/' || k, 0) AS h FROM unnest(\(names)::text[], \(keys)::text[]) AS u(c, k)
+                ) AS locks ORDER BY h
+                """)
+            let rows = try await link.rows("""
+                SELECT i.n, r.version, r.deleted, r.record::text, r.origin_device::text,
+                       CASE WHEN i.gone THEN r.record IS NULL ELSE r.record = i.v::jsonb END
+                FROM unnest(\(names)::text[], \(keys)::text[], \(values)::text[], \(gone)::bool[]) WITH ORDINALITY AS i(c, k, v, gone, n)
+                LEFT JOIN tweetie.records r ON r.collection = i.c AND r.key = i.k
+                ORDER BY i.n
+                """)
+            var outcomes: [PushOutcome] = []
+            var writes: [Int] = []
+            var writeValues: [String?] = []
+            var conflicts: [(index: Int, losing: String?, losingOrigin: String?, winning: String?, winningOrigin: String?)] = []
+            for row in rows {
+                let (n, version, deleted, record, origin, same) = try row.decode((Int64, Int64?, Bool?, String?, String?, Bool?).self)
+                let index = Int(n) - 1
+                let item = items[index]
+                let present = version != nil && deleted == false
+                let serverVersion = version ?? 0
+                if same == true || (item.local == nil && !present) {
+                    outcomes.append(PushOutcome(version: serverVersion, value: item.local, replacesLocal: false, wrote: false, conflict: false))
+                    continue
+                }
+                let unchangedOnServer = version == nil ? item.baseDigest == RecordDigest.absent : serverVersion == item.baseVersion
+                if unchangedOnServer {
+                    writes.append(index)
+                    writeValues.append(item.local)
+                    outcomes.append(PushOutcome(version: 0, value: item.local, replacesLocal: false, wrote: true, conflict: false))
+                    continue
+                }
+                let remote = try present ? record.map { try item.collection.canonicalize(item.key, $0) } : nil
+                var base: String?
+                if item.collection.policyName == "resolver", item.baseVersion > 0, item.baseDigest != RecordDigest.absent {
+                    let baseRows = try await link.rows("""
+                        SELECT record::text FROM tweetie.changes WHERE collection = \(item.collection.name) AND key = \(item.key)
+                            AND version = \(item.baseVersion) AND NOT deleted LIMIT 1
+                        """)
+                    if let json = try baseRows.first?.decode(String?.self) { base = try? item.collection.canonicalize(item.key, json) }
+                }
+                let resolution = try item.collection.resolve(item.key, item.local, remote, base)
+                let winner: String?
+                switch resolution {
+                case .keepLocal: winner = item.local
+                case .keepRemote: winner = remote
+                case .write(let value): winner = value
+                }
+                if winner == remote {
+                    conflicts.append((index, item.local, deviceID, remote, origin))
+                    outcomes.append(PushOutcome(version: serverVersion, value: remote, replacesLocal: true, wrote: false, conflict: true))
+                } else {
+                    conflicts.append((index, remote, origin, winner, deviceID))
+                    writes.append(index)
+                    writeValues.append(winner)
+                    outcomes.append(PushOutcome(version: 0, value: winner, replacesLocal: winner != item.local, wrote: true, conflict: true))
+                }
+            }
+            if !writes.isEmpty {
+                let writeNames = writes.map { items[$0].collection.name }
+                let writeKeys = writes.map { items[$0].key }
+                let writeJSON = writeValues.map { $0 ?? "" }
+                let writeGone = writeValues.map { $0 == nil }
+                let writeSchema = writes.map { Int32(items[$0].collection.schemaVersion) }
+                let written = try await link.rows("""
+                    INSERT INTO tweetie.records AS r (collection, key, record, schema_version)
+                    SELECT c, k, CASE WHEN g THEN NULL ELSE v::jsonb END, s
+                    FROM unnest(\(writeNames)::text[], \(writeKeys)::text[], \(writeJSON)::text[], \(writeGone)::bool[], \(writeSchema)::int4[]) AS u(c, k, v, g, s)
+                    ON CONFLICT (collection, key) DO UPDATE SET record = EXCLUDED.record, schema_version = EXCLUDED.schema_version
+                    RETURNING r.collection, r.key, r.version
+                    """)
+                var versions: [String: Int64] = [:]
+                for row in written {
+                    let (name, key, version) = try row.decode((String, String, Int64).self)
+                    versions[ReplicatedKeyRecord.id(collection: name, key: key)] = version
+                }
+                for index in writes {
+                    let id = ReplicatedKeyRecord.id(collection: items[index].collection.name, key: items[index].key)
+                    guard let version = versions[id] else {
+                        throw ReplicationError(.server, "PostgreSQL at \(link.url) did not return the version of \(id) after writing it.")
+                    }
+                    outcomes[index].version = version
+                }
+            }
+            if !conflicts.isEmpty {
+                let cNames = conflicts.map { items[$0.index].collection.name }
+                let cKeys = conflicts.map { items[$0.index].key }
+                let cPolicy = conflicts.map { items[$0.index].collection.policyName }
+                let losing = conflicts.map { $0.losing ?? "" }
+                let losingGone = conflicts.map { $0.losing == nil }
+                let losingOrigin = conflicts.map { $0.losingOrigin ?? "" }
+                let winning = conflicts.map { $0.winning ?? "" }
+                let winningGone = conflicts.map { $0.winning == nil }
+                let winningOrigin = conflicts.map { $0.winningOrigin ?? "" }
+                try await link.rows("""
+                    INSERT INTO tweetie.conflicts (collection, key, resolution, losing_record, losing_deleted, losing_origin,
+                                                   winning_record, winning_deleted, winning_origin, resolved_by)
+                    SELECT c, k, p, CASE WHEN lg THEN NULL ELSE l::jsonb END, lg, NULLIF(lo, '')::uuid,
+                           CASE WHEN wg THEN NULL ELSE w::jsonb END, wg, NULLIF(wo, '')::uuid, \(deviceID)::uuid
+                    FROM unnest(\(cNames)::text[], \(cKeys)::text[], \(cPolicy)::text[], \(losing)::text[], \(losingGone)::bool[],
+                                \(losingOrigin)::text[], \(winning)::text[], \(winningGone)::bool[], \(winningOrigin)::text[])
+                         AS u(c, k, p, l, lg, lo, w, wg, wo)
+                    """)
+            }
+            let pushed = Int64(sequence)
+            try await link.rows("""
+                UPDATE tweetie.devices SET pushed_sequence = GREATEST(pushed_sequence, \(pushed)), last_seen = now(), last_error = NULL
+                WHERE device_id = \(deviceID)::uuid
+                """)
+            return outcomes
+        }
+    }
+
+    /// The local half of a pushed batch: each key's server version (and, where a conflict's
+    /// winner was not the local value, that winner), then the push cursor when `plan` is given.
+    /// A key written again locally since the plan keeps its new value, which the next push sends.
+    func advanceCursor(plan: PushPlan?, outcomes: [PushOutcome], items: [PushItem]) async throws {
+        try await store.write { writer in
+            for (item, outcome) in zip(items, outcomes) {
+                let current = try item.collection.readLocal(writer, [item.key])[0]
+                if outcome.replacesLocal, current == item.local {
+                    try item.collection.apply(writer, item.key, outcome.value)
+                }
+                try Self.setKeyState(writer, collection: item.collection.name, key: item.key,
+                                     version: outcome.version, digest: RecordDigest.of(json: outcome.value))
+            }
+            guard let plan, var device = try writer.get(ReplicationDeviceRecord.self, key: ReplicationDeviceRecord.onlyKey) else { return }
+            // When the plan reached the end of the log and nothing was committed since, this
+            // transaction's own entry (versions and winners only: nothing to push) is covered too.
+            let last = try writer.lastChangeSequence()
+            let reachedEnd = plan.endSequence >= plan.lastSequence && last == plan.lastSequence
+            let target = reachedEnd ? last + 1 : plan.endSequence
+            guard target > device.pushedSequence else { return }
+            device.pushedSequence = target
+            try writer.add(device, update: .all)
+        }
+    }
+
+    /// Records a key's server version and digest, writing only when they changed.
+    static func setKeyState(_ writer: StoreWriter, collection: String, key: String, version: Int64, digest: UInt64) throws {
+        let id = ReplicatedKeyRecord.id(collection: collection, key: key)
+        let existing = try writer.get(ReplicatedKeyRecord.self, key: id)
+        if existing?.version == version && existing?.digest == digest { return }
+        if version == 0 && digest == RecordDigest.absent {
+            if existing != nil { _ = try writer.delete(ReplicatedKeyRecord.self, key: id) }
+            return
+        }
+        try writer.add(ReplicatedKeyRecord(id: id, version: version, digest: digest), update: .all)
+    }
+}

@@ -1,0 +1,1 @@
+../../../schemas/postgres/001-replication.sql

@@ -1,0 +1,50 @@
+import ArgumentParser
+import Foundation
+import TweetieReplication
+
+struct StatusCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "status",
+        abstract: "Print where this database's replication stands: cursors, backlog, lag and the last error.",
+        discussion: "Reads the database (which must exist) and asks the server; when the server cannot be reached, the local part is printed with the reason, and the exit status is 69. --format json prints one object with the same fields.")
+
+    @OptionGroup var database: ReplicaDatabaseOptions
+    @OptionGroup var postgres: PostgresOptions
+
+    @Option(help: "text or json.")
+    var format: SummaryFormat = .text
+
+    func run() async throws {
+        do {
+            let url = try postgres.resolved()
+            let store = try database.openExisting()
+            defer { store.close() }
+            let replicator = try Replicator(store: store, collections: ReplicaDatabaseOptions.collections,
+                                            configuration: ReplicatorConfiguration(url: url))
+            let status = try await replicator.status()
+            switch format {
+            case .json:
+                let encoder = JSONEncoder()
+                encoder.outputFormatting = [.sortedKeys]
+                encoder.dateEncodingStrategy = .iso8601
+                print(String(decoding: try encoder.encode(status), as: UTF8.self))
+            case .text:
+                print("device:           \(status.deviceID?.uuidString ?? "none (never replicated)")")
+                print("pushed up to:     change \(status.pushedSequence) of \(status.lastSequence) (\(status.backlogEntries) entries after it)")
+                print("pulled up to:     \(status.pulledTxid.map { "transaction \($0), change \(status.pulledChangeID)" } ?? "nothing yet")")
+                if let server = status.server {
+                    print("server schema:    version \(server.schemaVersion)")
+                    print("not yet pulled:   \(server.unpulledChanges) changes\(server.unpulledChanges > 0 ? String(format: ", the oldest %.1f s old", server.lagSeconds) : "")")
+                    print("last error:       \(server.lastError ?? "none")")
+                    print("devices:          \(server.devices); conflicts resolved: \(server.conflicts)")
+                }
+                if let error = status.serverError { print("server:           unreachable: \(error)") }
+            }
+            if status.serverError != nil { throw ExitCode(69) }
+        } catch let exit as ExitCode {
+            throw exit
+        } catch {
+            fail(error)
+        }
+    }
+}

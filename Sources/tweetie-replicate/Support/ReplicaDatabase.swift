@@ -1,0 +1,60 @@
+import ArgumentParser
+import Foundation
+import TweetieDB
+import TweetieReplication
+import TweetieSync
+
+/// `--db`, and how the subcommands open the store: with Tweetie's collections and the
+/// replicator's own.
+struct ReplicaDatabaseOptions: ParsableArguments {
+    @Option(name: .customLong("db"), help: ArgumentHelp(
+        "The database directory.",
+        discussion: "Defaults to $TWEETIE_DB, else $XDG_DATA_HOME/tweetie-db (~/.local/share/tweetie-db).",
+        valueName: "path"))
+    var path: String?
+
+    var resolvedPath: String { path ?? TweetieDatabase.defaultPath() }
+
+    /// The replicated collections: Tweetie's tweets and users.
+    static let collections: [ReplicatedCollection] = [.records(Tweet.self), .records(User.self)]
+
+    /// Opens the store, creating it when missing (a new device downloads everything).
+    func openOrCreate() throws -> Store {
+        try TweetieDatabase.open(at: resolvedPath, additionalCollections: Replicator.metadataCollections)
+    }
+
+    /// Opens an existing store only.
+    func openExisting() throws -> Store {
+        try TweetieDatabase.openExisting(at: resolvedPath, additionalCollections: Replicator.metadataCollections).store
+    }
+}
+
+/// Prints `error` as one sentence on stderr and exits non-zero: 69 (EX_UNAVAILABLE) when the
+/// server could not be reached or answered with an error, 65 (EX_DATAERR) for data it cannot
+/// apply, 78 (EX_CONFIG) for a missing or newer schema, 1 otherwise.
+func fail(_ error: any Error) -> Never {
+    let message: String
+    let status: Int32
+    switch error {
+    case let error as ReplicationError:
+        message = error.message
+        switch error.code {
+        case .connection, .server: status = 69
+        case .undecodableRecord, .newerRecordSchema: status = 65
+        case .schemaMissing, .schemaTooNew: status = 78
+        case .badURL: status = 64
+        case .storeNotReplicable: status = 1
+        }
+    case let error as TweetieDatabase.NotAnExistingDatabase:
+        message = error.description
+        status = 66
+    case let error as StoreError:
+        message = error.message
+        status = 1
+    default:
+        message = "\(error)"
+        status = 1
+    }
+    FileHandle.standardError.write(Data("tweetie-replicate: error: \(message)\n".utf8))
+    exit(status)
+}

@@ -1,0 +1,90 @@
+import Foundation
+import Testing
+import TweetieDB
+import TweetieReplication
+import TweetieSync
+import TweetieTestSupport
+
+/// tweetie-replicate as a user runs it: init, once, status, and its refusals.
+extension PostgresSuites {
+@Suite("tweetie-replicate", .serialized)
+struct ReplicateCLITests {
+    static let replicate = ChildProcess.builtProduct("tweetie-replicate")
+    static let db = ChildProcess.builtProduct("tweetie-db")
+
+    func run(_ arguments: [String], environment: [String: String?] = [:]) throws -> ProcessResult {
+        try ChildProcess.run(Self.replicate, arguments, environment: ["TWEETIE_POSTGRES_URL": nil].merging(environment) { $1 }, timeout: 120)
+    }
+
+    @Test func twoDatabasesConvergeThroughTheCommands() async throws {
+        guard let server = try PostgresTestServer.require() else { return }
+        let url = try server.createDatabase()
+        defer { try? server.dropDatabase(url: url) }
+        let work = TemporaryDirectory("replicate-cli")
+        let first = work.sub("first"), second = work.sub("second")
+        let initialized = try run(["init", "--postgres", url])
+        #expect(initialized.status == 0, "\(initialized.stderr)")
+        #expect(try run(["init", "--postgres", url]).status == 0, "init is idempotent")
+        let synced = try ChildProcess.run(Self.db, ["sync", "--simulated", "--db", first])
+        #expect(synced.status == 0, "\(synced.stderr)")
+        let pushed = try run(["once", "--db", first, "--format", "json"], environment: ["TWEETIE_POSTGRES_URL": url])
+        #expect(pushed.status == 0, "\(pushed.stderr)")
+        let summary = try JSONSerialization.jsonObject(with: pushed.stdout) as? [String: [String: Any]]
+        let pushedCount = try #require(summary?["push"]?["pushed"] as? Int)
+        #expect(pushedCount > 0)
+        let pulled = try run(["once", "--db", second, "--postgres", url])
+        #expect(pulled.status == 0, "\(pulled.stderr)")
+        #expect(pulled.output.contains("from a snapshot"))
+        let exportFirst = try ChildProcess.run(Self.db, ["export", "--db", first])
+        let exportSecond = try ChildProcess.run(Self.db, ["export", "--db", second])
+        #expect(exportFirst.status == 0 && exportSecond.status == 0)
+        let records = { (data: Data) in String(decoding: data, as: UTF8.self).split(separator: "\n").filter { $0.contains("\"collection\":\"tweets\"") || $0.contains("\"collection\":\"users\"") } }
+        #expect(records(exportFirst.stdout) == records(exportSecond.stdout))
+        #expect(records(exportFirst.stdout).count == pushedCount)
+        let verified = try ChildProcess.run(Self.db, ["verify", "--db", second])
+        #expect(verified.status == 0, "\(verified.stderr)")
+        let status = try run(["status", "--db", second, "--postgres", url, "--format", "json"])
+        #expect(status.status == 0, "\(status.stderr)")
+        let fields = try JSONSerialization.jsonObject(with: status.stdout) as? [String: Any]
+        #expect((fields?["server"] as? [String: Any])?["unpulledChanges"] as? Int == 0)
+        let text = try run(["status", "--db", second, "--postgres", url])
+        #expect(text.output.contains("not yet pulled:   0 changes"))
+    }
+
+    @Test func refusalsAreOneSentenceAndWriteNothing() async throws {
+        guard let server = try PostgresTestServer.require() else { return }
+        let work = TemporaryDirectory("replicate-cli-errors")
+        let db = work.sub("db")
+        let badURL = try run(["once", "--db", db, "--postgres", "mysql://x@y/z"])
+        #expect(badURL.status == 64 && badURL.stderr.contains("does not start with postgres://"), "\(badURL.stderr)")
+        let missing = try run(["once", "--db", db])
+        #expect(missing.status == 64 && missing.stderr.contains("TWEETIE_POSTGRES_URL"), "\(missing.stderr)")
+        // A port nobody listens on.
+        let closed = try PostgresTestServer.url(server.serverURL, port: 1)
+        let unreachable = try run(["once", "--db", db, "--postgres", closed])
+        #expect(unreachable.status == 69 && unreachable.stderr.contains("could not be reached"), "\(unreachable.stderr)")
+        // A database without the schema.
+        let bare = try server.createDatabase()
+        defer { try? server.dropDatabase(url: bare) }
+        let noSchema = try run(["once", "--db", db, "--postgres", bare])
+        #expect(noSchema.status == 78 && noSchema.stderr.contains("tweetie-replicate init"), "\(noSchema.stderr)")
+        // A database that does not exist.
+        let nowhere = try PostgresTestServer.url(server.serverURL, database: "no_such_database_here")
+        let noDatabase = try run(["once", "--db", db, "--postgres", nowhere])
+        #expect(noDatabase.status == 69 && noDatabase.stderr.contains("no_such_database_here"), "\(noDatabase.stderr)")
+        // A schema from a newer version.
+        let newer = try server.createDatabase()
+        defer { try? server.dropDatabase(url: newer) }
+        #expect(try run(["init", "--postgres", newer]).status == 0)
+        _ = try server.psql("INSERT INTO tweetie.schema_migrations (version) VALUES (2)", database: newer)
+        let tooNew = try run(["once", "--db", db, "--postgres", newer])
+        #expect(tooNew.status == 78 && tooNew.stderr.contains("version 2"), "\(tooNew.stderr)")
+        let initNewer = try run(["init", "--postgres", newer])
+        #expect(initNewer.status == 78, "\(initNewer.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: db), "no refusal created the database")
+        for result in [badURL, unreachable, noSchema, noDatabase, tooNew] {
+            #expect(result.stderr.split(separator: "\n").count == 1, "one sentence: \(result.stderr)")
+        }
+    }
+}
+}
