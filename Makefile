@@ -206,7 +206,8 @@ man: deps
 # root), two stores filled from different sources (the first by the simulated source, the second
 # from the project's API cache), both replicating with tweetie-replicate run, and tweetie-serve on
 # the second store: open the URL it prints and watch the first store's tweets arrive, then every
-# REPLICATION_DEMO_INTERVAL seconds a new sync into the first store shows up on the page. Ctrl-C
+# REPLICATION_DEMO_INTERVAL seconds the simulated source advances two steps in the first store and
+# its new tweets show up on the page. Ctrl-C
 # (or REPLICATION_DEMO_SECONDS) stops everything and removes the cluster and the stores.
 REPLICATION_DEMO_SECONDS ?= 0
 REPLICATION_DEMO_INTERVAL ?= 5
@@ -220,7 +221,7 @@ demo-replication: deps
 	work=$$(mktemp -d /tmp/tweetie-replication-demo.XXXXXX) || exit 1; pids=""; \
 	trap 'for p in $$pids; do kill $$p 2>/dev/null; done; wait 2>/dev/null; $(POSTGRES_CLUSTER) stop "$$work/postgres" >/dev/null 2>&1; rm -rf "$$work"; echo "make: demo-replication cleaned up"' EXIT; \
 	trap 'exit 130' INT; trap 'exit 143' TERM; \
-	mkdir "$$work/postgres"; \
+	chmod 711 "$$work"; mkdir "$$work/postgres"; \
 	url=$$($(POSTGRES_CLUSTER) start "$$work/postgres") || exit 1; \
 	echo "make: PostgreSQL at $$url"; \
 	"$$bin/tweetie-db" sync --simulated --ticks 3 --db "$$work/first" --format json >/dev/null || exit 1; \
@@ -231,10 +232,11 @@ demo-replication: deps
 	sleep 2; \
 	echo "make: open http://127.0.0.1:$(REPLICATION_DEMO_PORT)/ — the first store's tweets arrive there now"; \
 	"$$bin/tweetie-replicate" run --db "$$work/first" --postgres "$$url" --name first --poll 1 & pids="$$pids $$!"; \
-	start=$$(date +%s); \
+	start=$$(date +%s); ticks=3; \
 	while :; do \
 	  sleep $(REPLICATION_DEMO_INTERVAL); \
-	  "$$bin/tweetie-db" sync --simulated --ticks 1 --seed $$(date +%s) --db "$$work/first" --format json >/dev/null 2>&1 && echo "make: synced new tweets into the first store"; \
+	  ticks=$$((ticks + 2)); \
+	  "$$bin/tweetie-db" sync --simulated --ticks $$ticks --db "$$work/first" --format json >/dev/null 2>&1 && echo "make: synced the simulated source two steps further into the first store"; \
 	  if [ "$(REPLICATION_DEMO_SECONDS)" != "0" ] && [ $$(( $$(date +%s) - start )) -ge $(REPLICATION_DEMO_SECONDS) ]; then break; fi; \
 	done; \
 	"$$bin/tweetie-db" stats --db "$$work/second" --format json | head -c 400; echo
