@@ -49,27 +49,27 @@ extension Replicator {
                                        pulledTxid: device?.pulledTxid, pulledChangeID: device?.pulledID ?? 0, server: nil, serverError: nil)
         guard askServer else { return status }
         do {
-            let link = try await connect()
-            defer { Task { await link.close() } }
-            try await ReplicationSchema.check(on: link)
-            let schema = try await ReplicationSchema.installedVersion(on: link) ?? 0
-            let txid = String(device?.pulledTxid ?? 0)
-            let id = device?.pulledID ?? 0
-            let backlog = try await link.rows("""
-                SELECT count(*), COALESCE(EXTRACT(EPOCH FROM now() - min(changed_at)), 0)::float8 FROM (
-                    SELECT changed_at FROM tweetie.changes WHERE (txid, id) > (\(txid)::xid8, \(id)) LIMIT 1000001) AS c
-                """)
-            let (unpulled, lag) = try backlog.first?.decode((Int64, Double).self) ?? (Int64(0), 0.0)
-            var lastError: String?
-            var lastSeen: Date?
-            if let deviceID = device?.deviceID.uuidString {
-                let rows = try await link.rows("SELECT last_error, last_seen FROM tweetie.devices WHERE device_id = \(deviceID)::uuid")
-                if let row = rows.first { (lastError, lastSeen) = try row.decode((String?, Date?).self) }
+            status.server = try await PostgresLink.with(configuration.url, logger: logger, timeout: configuration.statementTimeout) { link in
+                try await ReplicationSchema.check(on: link)
+                let schema = try await ReplicationSchema.installedVersion(on: link) ?? 0
+                let txid = String(device?.pulledTxid ?? 0)
+                let id = device?.pulledID ?? 0
+                let backlog = try await link.rows("""
+                    SELECT count(*), COALESCE(EXTRACT(EPOCH FROM now() - min(changed_at)), 0)::float8 FROM (
+                        SELECT changed_at FROM tweetie.changes WHERE (txid, id) > (\(txid)::xid8, \(id)) LIMIT 1000001) AS c
+                    """)
+                let (unpulled, lag) = try backlog.first?.decode((Int64, Double).self) ?? (Int64(0), 0.0)
+                var lastError: String?
+                var lastSeen: Date?
+                if let deviceID = device?.deviceID.uuidString {
+                    let rows = try await link.rows("SELECT last_error, last_seen FROM tweetie.devices WHERE device_id = \(deviceID)::uuid")
+                    if let row = rows.first { (lastError, lastSeen) = try row.decode((String?, Date?).self) }
+                }
+                let counts = try await link.rows("SELECT (SELECT count(*) FROM tweetie.devices), (SELECT count(*) FROM tweetie.conflicts)")
+                let (devices, conflicts) = try counts.first?.decode((Int64, Int64).self) ?? (Int64(0), Int64(0))
+                return ReplicationStatus.Server(schemaVersion: schema, unpulledChanges: Int(unpulled), lagSeconds: lag, lastError: lastError,
+                                                 lastSeen: lastSeen, devices: Int(devices), conflicts: Int(conflicts))
             }
-            let counts = try await link.rows("SELECT (SELECT count(*) FROM tweetie.devices), (SELECT count(*) FROM tweetie.conflicts)")
-            let (devices, conflicts) = try counts.first?.decode((Int64, Int64).self) ?? (Int64(0), Int64(0))
-            status.server = .init(schemaVersion: schema, unpulledChanges: Int(unpulled), lagSeconds: lag, lastError: lastError,
-                                  lastSeen: lastSeen, devices: Int(devices), conflicts: Int(conflicts))
         } catch let error as ReplicationError {
             status.serverError = error.message
         }
@@ -78,11 +78,11 @@ extension Replicator {
 
     /// Records `error` as this device's last error on the server (best effort).
     public func reportError(_ error: ReplicationError) async {
-        guard let device = try? await store.read({ try $0.get(ReplicationDeviceRecord.self, key: ReplicationDeviceRecord.onlyKey) }),
-              let link = try? await connect() else { return }
+        guard let device = try? await store.read({ try $0.get(ReplicationDeviceRecord.self, key: ReplicationDeviceRecord.onlyKey) }) else { return }
         let id = device.deviceID.uuidString
         let message = error.message
-        _ = try? await link.rows("UPDATE tweetie.devices SET last_error = \(message), last_seen = now() WHERE device_id = \(id)::uuid")
-        await link.close()
+        _ = try? await PostgresLink.with(configuration.url, logger: logger, timeout: configuration.statementTimeout) { link in
+            try await link.rows("UPDATE tweetie.devices SET last_error = \(message), last_seen = now() WHERE device_id = \(id)::uuid")
+        }
     }
 }

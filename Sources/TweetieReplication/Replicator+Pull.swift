@@ -53,10 +53,12 @@ extension Replicator {
                 let (changeID, txidText, name, key, version, schemaVersion, record) =
                     try row.decode((Int64, String, String, String, Int64?, Int32?, String?).self)
                 cursor = (Int64(txidText) ?? 0, changeID)
-                guard let collection = byName[name] else { continue }
-                let remote = try remoteRecord(collection, key: key, version: version, schemaVersion: schemaVersion, record: record)
+                // Every row of a key carries the same current value (joined in one statement):
+                // it is decoded once.
                 let id = ReplicatedKeyRecord.id(collection: name, key: key)
-                if latest.updateValue(remote, forKey: id) == nil { order.append(id) }
+                guard let collection = byName[name], latest[id] == nil else { continue }
+                latest[id] = try remoteRecord(collection, key: key, version: version, schemaVersion: schemaVersion, record: record)
+                order.append(id)
             }
             let remotes = order.compactMap { latest[$0] }
             let finalCursor = cursor
@@ -81,7 +83,7 @@ extension Replicator {
                                    "The record \(collection.name)/\(key) on the server has schema version \(schemaVersion), newer than this device's \(collection.recordType) (version \(collection.schemaVersion)): upgrade this device before it replicates \(collection.name).")
         }
         let value = try record.map { try collection.canonicalize(key, $0) }
-        return RemoteRecord(collection: collection, key: key, version: value == nil && version == nil ? 0 : version ?? 0, value: value)
+        return RemoteRecord(collection: collection, key: key, version: version ?? 0, value: value)
     }
 
     /// Applies server values: a record without unpushed local changes takes the server's value;
