@@ -55,22 +55,11 @@ final class CollectionDescriptor: @unchecked Sendable {
         indexEntries = { bytes, primaryKey in
             CollectionDescriptor.entries(of: try RecordDecoder().decode(R.self, from: bytes), indexes: indexList, primaryKey: primaryKey)
         }
-        if let writable = R.self as? any (Record & JSONObjectWritable).Type {
-            appendJSON = Self.objectAppender(writable)
-        } else {
-            appendJSON = { bytes, writer, out in
-                try writer.append(try RecordDecoder().decode(R.self, from: bytes), to: &out)
-            }
-        }
-        let decodeJSON: (_ json: UnsafeRawBufferPointer, _ parsed: JSONTape?, _ reader: inout RecordJSONReader) throws -> R
-        if let readable = R.self as? any JSONObjectReadable.Type {
-            decodeJSON = Self.objectReader(readable, as: R.self)
-        } else {
-            decodeJSON = { json, parsed, reader in try reader.decode(R.self, from: json, parsed: parsed) }
-        }
+        let paths = RecordJSONPaths<R>()
+        appendJSON = { bytes, writer, out in try paths.append(try RecordDecoder().decode(R.self, from: bytes), &writer, &out) }
         let components = IndexEntryComponents(indexList)
         encodeJSON = { json, parsed, reader, chunk in
-            var record = try decodeJSON(json, parsed, &reader)
+            var record = try paths.decodeParsed(json, parsed, &reader)
             guard StoreWriter.encodeRecord(&record, entries: components, key: &chunk.keyScratch, into: chunk) else {
                 let failure = chunk.failure!
                 chunk.failure = nil
@@ -83,21 +72,6 @@ final class CollectionDescriptor: @unchecked Sendable {
             return primaryKey.map { String(format: "%02x", $0) }.joined()
         }
         describeIndexValue = { position, entry in indexList[position].describeValue(entry) }
-    }
-
-    /// ``appendJSON`` for a record type that writes its own JSON object (``JSONObjectWritable``),
-    /// found once per collection rather than cast for every record.
-    private static func objectAppender<W: Record & JSONObjectWritable>(_: W.Type)
-        -> (_ bytes: UnsafeRawBufferPointer, _ writer: inout RecordJSONWriter, _ out: inout [UInt8]) throws -> Void {
-        { bytes, writer, out in try writer.appendObject(try RecordDecoder().decode(W.self, from: bytes), to: &out) }
-    }
-
-    /// How ``fromJSON`` decodes a record type that reads its own JSON object
-    /// (``JSONObjectReadable``; `W` is `R`), found once per collection rather than cast for
-    /// every line.
-    private static func objectReader<W: JSONObjectReadable, R>(_: W.Type, as _: R.Type)
-        -> (_ json: UnsafeRawBufferPointer, _ parsed: JSONTape?, _ reader: inout RecordJSONReader) throws -> R {
-        { json, parsed, reader in try reader.decodeObject(W.self, from: json, parsed: parsed) as! R }
     }
 
     /// The index entries (index position, LMDB key, LMDB value) of `record` under `primaryKey`.
