@@ -24,10 +24,9 @@ public struct ReplicatedCollection: Sendable {
     let recordType: any Record.Type
     let policyName: String
     let keyText: @Sendable ([UInt8]) throws -> String
-    let readLocal: @Sendable (StoreReader, [String]) throws -> [String?]
     let localKeys: @Sendable (StoreReader) throws -> [String]
-    let canonicalize: @Sendable (_ key: String, _ json: String) throws -> String
-    let apply: @Sendable (StoreWriter, _ key: String, _ canonicalJSON: String?) throws -> Void
+    /// A coder for one batch: the JSON work, with a writer and reader reused across its records.
+    let makeCoder: @Sendable () -> any RecordCoding
     let resolve: @Sendable (_ key: String, _ local: String?, _ remote: String?, _ base: String?) throws -> Resolution
 
     /// A conflict's outcome, in JSON.
@@ -44,30 +43,13 @@ public struct ReplicatedCollection: Sendable {
                                           conflicts: ConflictPolicy<R> = .lastWriterWins) -> ReplicatedCollection
         where R.PrimaryKey: Codable {
         let name = R.collectionName
+        let keys = KeyText<R.PrimaryKey>()
         @Sendable func decodeRecord(_ key: String, _ json: String) throws -> R {
-            let record: R
-            do {
-                record = try RecordJSON.decoder().decode(R.self, from: Data(json.utf8))
-            } catch {
-                throw ReplicationError(.undecodableRecord,
-                                       "The record \(name)/\(key) on the server does not decode as \(R.self): \(Self.describe(error)).")
-            }
-            let recordKey = try Self.text(of: record.primaryKey)
-            guard recordKey == key else {
-                throw ReplicationError(.undecodableRecord,
-                                       "The record \(name)/\(key) on the server has the primary key \(recordKey) in its JSON.")
-            }
-            return record
+            var reader = RecordJSONReader()
+            return try TypedRecordCoder<R>.decode(key, json, paths: RecordJSONPaths<R>(), keys: keys, reader: &reader)
         }
         @Sendable func encode(_ record: R) throws -> String {
             String(decoding: try RecordJSON.encoder().encode(record), as: UTF8.self)
-        }
-        @Sendable func primaryKey(_ text: String) throws -> R.PrimaryKey {
-            let decoder = RecordJSON.decoder()
-            if let key = try? decoder.decode(R.PrimaryKey.self, from: Data(text.utf8)) { return key }
-            let quoted = String(decoding: try JSONEncoder().encode(text), as: UTF8.self)
-            if let key = try? decoder.decode(R.PrimaryKey.self, from: Data(quoted.utf8)) { return key }
-            throw ReplicationError(.undecodableRecord, "The key \"\(text)\" of \(name) is not a \(R.PrimaryKey.self).")
         }
         @Sendable func optionalRecord(_ key: String, _ json: String?) throws -> R? {
             try json.map { try decodeRecord(key, $0) }
@@ -76,27 +58,17 @@ public struct ReplicatedCollection: Sendable {
             name: name, keyField: keyField, schemaVersion: R.schemaVersion, recordType: R.self, policyName: conflicts.name,
             keyText: { bytes in
                 var decoder = KeyDecoder(bytes)
-                return try Self.text(of: try R.PrimaryKey.decodeKey(from: &decoder))
-            },
-            readLocal: { reader, keys in
-                try keys.map { key in try reader.get(R.self, key: try primaryKey(key)).map(encode) }
+                return try keys.text(try R.PrimaryKey.decodeKey(from: &decoder))
             },
             localKeys: { reader in
-                var keys: [String] = []
+                var texts: [String] = []
                 try reader.forEach(Query<R>()) { record in
-                    keys.append(try Self.text(of: record.primaryKey))
+                    texts.append(try keys.text(record.primaryKey))
                     return true
                 }
-                return keys
+                return texts
             },
-            canonicalize: { key, json in try encode(try decodeRecord(key, json)) },
-            apply: { writer, key, json in
-                if let json {
-                    try writer.add(try decodeRecord(key, json), update: .modified)
-                } else {
-                    _ = try writer.delete(R.self, key: try primaryKey(key))
-                }
-            },
+            makeCoder: { TypedRecordCoder<R>(keys: keys) },
             resolve: { key, local, remote, base in
                 switch conflicts.kind {
                 case .lastWriterWins:
@@ -111,7 +83,7 @@ public struct ReplicatedCollection: Sendable {
                     case .keepRemote: return .keepRemote
                     case .delete: return .write(nil)
                     case .merged(let record):
-                        let mergedKey = try Self.text(of: record.primaryKey)
+                        let mergedKey = try keys.text(record.primaryKey)
                         guard mergedKey == key else {
                             throw ReplicationError(.undecodableRecord,
                                                    "The conflict resolver of \(name) returned a record with the key \(mergedKey) for the key \(key).")
@@ -120,15 +92,6 @@ public struct ReplicatedCollection: Sendable {
                     }
                 }
             })
-    }
-
-    /// A key's text on the server: its JSON, without the quotes of a string.
-    static func text<K: Encodable>(of key: K) throws -> String {
-        let json = String(decoding: try RecordJSON.encoder().encode(key), as: UTF8.self)
-        if json.hasPrefix("\"") {
-            return try JSONDecoder().decode(String.self, from: Data(json.utf8))
-        }
-        return json
     }
 
     static func describe(_ error: any Error) -> String {

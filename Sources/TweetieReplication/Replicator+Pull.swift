@@ -11,7 +11,7 @@ struct RemoteRecord: Sendable {
     /// The server version (0: the row is gone).
     var version: Int64
     /// `nil`: deleted.
-    var value: String?
+    var value: RemoteValue?
 }
 
 extension Replicator {
@@ -32,57 +32,83 @@ extension Replicator {
             device = try await self.device()
             try await reportPullCursor(device, on: link)
         }
-        while true {
-            let txid = String(device.pulledTxid ?? 0)
-            let id = device.pulledID
-            let limit = Int64(configuration.batchSize)
-            // Only below the oldest running transaction: nothing can commit there any more.
-            let rows = try await link.rows("""
-                SELECT c.id, c.txid::text, c.collection, c.key, r.version, r.schema_version, r.record::text
-                FROM (SELECT id, txid, collection, key FROM tweetie.changes
-                      WHERE (txid, id) > (\(txid)::xid8, \(id)) AND txid < pg_snapshot_xmin(pg_current_snapshot())
-                      ORDER BY txid, id LIMIT \(limit)) AS c
-                LEFT JOIN tweetie.records r ON r.collection = c.collection AND r.key = c.key
-                ORDER BY c.txid, c.id
-                """)
-            guard !rows.isEmpty else { return summary }
-            var latest: [String: RemoteRecord] = [:]
-            var order: [String] = []
-            var cursor = (txid: Int64(0), id: Int64(0))
-            for row in rows {
-                let (changeID, txidText, name, key, version, schemaVersion, record) =
-                    try row.decode((Int64, String, String, String, Int64?, Int32?, String?).self)
-                cursor = (Int64(txidText) ?? 0, changeID)
-                // Every row of a key carries the same current value (joined in one statement):
-                // it is decoded once.
-                let id = ReplicatedKeyRecord.id(collection: name, key: key)
-                guard let collection = byName[name], latest[id] == nil else { continue }
-                latest[id] = try remoteRecord(collection, key: key, version: version, schemaVersion: schemaVersion, record: record)
-                order.append(id)
+        // Batch N is written to the store while batch N+1 is read and decoded, and the cursor
+        // batch N-1 reached is reported to the server in the statement that reads N+1: the
+        // network, the decoding and the LMDB write overlap instead of taking turns. A write
+        // that fails fails the pull; the batch read meanwhile is dropped.
+        var cursor = (txid: device.pulledTxid ?? 0, id: device.pulledID)
+        var writing: (task: Task<Int, any Error>, cursor: (txid: Int64, id: Int64))?
+        var unreported: (txid: Int64, id: Int64)?
+        let deviceID = device.deviceID.uuidString
+        do {
+            while true {
+                let report = unreported ?? cursor
+                let limit = Int64(configuration.batchSize)
+                // Only below the oldest running transaction: nothing can commit there any more.
+                let rows = try await link.rows("""
+                    WITH reported AS (
+                        UPDATE tweetie.devices SET pulled_txid = \(String(report.txid))::xid8, pulled_id = \(report.id), last_seen = now()
+                        WHERE device_id = \(deviceID)::uuid AND \(unreported != nil))
+                    SELECT c.id, c.txid::text, c.collection, c.key, r.version, r.schema_version, r.record::text
+                    FROM (SELECT id, txid, collection, key FROM tweetie.changes
+                          WHERE (txid, id) > (\(String(cursor.txid))::xid8, \(cursor.id)) AND txid < pg_snapshot_xmin(pg_current_snapshot())
+                          ORDER BY txid, id LIMIT \(limit)) AS c
+                    LEFT JOIN tweetie.records r ON r.collection = c.collection AND r.key = c.key
+                    ORDER BY c.txid, c.id
+                    """)
+                unreported = nil
+                if let pending = writing {
+                    writing = nil
+                    summary.applied += try await pending.task.value
+                    unreported = pending.cursor
+                }
+                guard !rows.isEmpty else { break }
+                var coders = Coders()
+                var latest: [String: RemoteRecord] = [:]
+                var order: [String] = []
+                for row in rows {
+                    let (changeID, txidText, name, key, version, schemaVersion, record) =
+                        try row.decode((Int64, String, String, String, Int64?, Int32?, String?).self)
+                    cursor = (Int64(txidText) ?? 0, changeID)
+                    // Every row of a key carries the same current value (joined in one statement):
+                    // it is decoded once.
+                    let id = ReplicatedKeyRecord.id(collection: name, key: key)
+                    guard let collection = byName[name], latest[id] == nil else { continue }
+                    latest[id] = try remoteRecord(collection, key: key, version: version, schemaVersion: schemaVersion, record: record, coder: coders[collection])
+                    order.append(id)
+                }
+                let remotes = order.compactMap { latest[$0] }
+                let finalCursor = cursor
+                summary.changes += rows.count
+                summary.batches += 1
+                writing = (Task {
+                    try await self.store.write { writer in
+                        let applied = try self.apply(remotes, writer: writer)
+                        try self.setPullCursor(writer, txid: finalCursor.txid, id: finalCursor.id)
+                        return applied
+                    }
+                }, finalCursor)
             }
-            let remotes = order.compactMap { latest[$0] }
-            let finalCursor = cursor
-            let applied = try await store.write { writer in
-                let applied = try self.apply(remotes, writer: writer)
-                try self.setPullCursor(writer, txid: finalCursor.txid, id: finalCursor.id)
-                return applied
-            }
-            summary.changes += rows.count
-            summary.applied += applied
-            summary.batches += 1
-            device = try await self.device()
-            try await reportPullCursor(device, on: link)
+        } catch {
+            // The store is not left with a write in flight when the caller goes on (or closes it).
+            if let pending = writing { _ = try? await pending.task.value }
+            throw error
         }
+        if unreported != nil {
+            try await reportPullCursor(try await self.device(), on: link)
+        }
+        return summary
     }
 
     /// Decodes a server row for this device: its schema version must not be newer than the local
     /// record type's, and its JSON must decode with the key it is stored under.
-    func remoteRecord(_ collection: ReplicatedCollection, key: String, version: Int64?, schemaVersion: Int32?, record: String?) throws -> RemoteRecord {
+    func remoteRecord(_ collection: ReplicatedCollection, key: String, version: Int64?, schemaVersion: Int32?, record: String?,
+                      coder: any RecordCoding) throws -> RemoteRecord {
         if let schemaVersion, Int(schemaVersion) > collection.schemaVersion, record != nil {
             throw ReplicationError(.newerRecordSchema,
                                    "The record \(collection.name)/\(key) on the server has schema version \(schemaVersion), newer than this device's \(collection.recordType) (version \(collection.schemaVersion)): upgrade this device before it replicates \(collection.name).")
         }
-        let value = try record.map { try collection.canonicalize(key, $0) }
+        let value = try record.map { try coder.decode(key: key, json: $0) }
         return RemoteRecord(collection: collection, key: key, version: version ?? 0, value: value)
     }
 
@@ -91,14 +117,16 @@ extension Replicator {
     /// records were written.
     func apply(_ remotes: [RemoteRecord], writer: StoreWriter) throws -> Int {
         var applied = 0
+        var coders = Coders()
         for remote in remotes {
-            let local = try remote.collection.readLocal(writer, [remote.key])[0]
+            let coder = coders[remote.collection]
+            let local = try coder.localJSON(writer, key: remote.key)
             let meta = try writer.get(ReplicatedKeyRecord.self, key: ReplicatedKeyRecord.id(collection: remote.collection.name, key: remote.key))
             let localDigest = RecordDigest.of(json: local)
-            let remoteDigest = RecordDigest.of(json: remote.value)
+            let remoteDigest = RecordDigest.of(json: remote.value?.json)
             if localDigest == (meta?.digest ?? RecordDigest.absent) {
                 if localDigest != remoteDigest {
-                    try remote.collection.apply(writer, remote.key, remote.value)
+                    try coder.apply(writer, key: remote.key, value: remote.value)
                     applied += 1
                 }
             } else if localDigest != remoteDigest {
@@ -161,19 +189,38 @@ extension Replicator {
             var batches = 0
             var done = 0
             var pending: [RemoteRecord] = []
+            var coders = Coders()
+            // One batch is written while the next is read and decoded (as in the pull).
+            var writing: Task<Int, any Error>?
             func flush(final: Bool) async throws {
                 let batch = pending
-                pending.removeAll(keepingCapacity: true)
+                pending = []
+                pending.reserveCapacity(configuration.batchSize)
                 let seenNow = final ? seen : []
-                applied += try await store.write { writer in
-                    var applied = try self.apply(batch, writer: writer)
-                    if final {
-                        applied += try self.removeVanished(seen: seenNow, writer: writer)
-                        try self.setPullCursor(writer, txid: xmin, id: 0)
+                if let previous = writing {
+                    writing = nil
+                    applied += try await previous.value
+                }
+                let write = Task {
+                    try await self.store.write { writer in
+                        var applied = try self.apply(batch, writer: writer)
+                        if final {
+                            applied += try self.removeVanished(seen: seenNow, writer: writer)
+                            try self.setPullCursor(writer, txid: xmin, id: 0)
+                        }
+                        return applied
                     }
-                    return applied
                 }
                 batches += 1
+                if final {
+                    applied += try await write.value
+                } else {
+                    writing = write
+                }
+            }
+            func settle() async {
+                if let previous = writing { _ = try? await previous.value }
+                writing = nil
             }
             let sequence: PostgresRowSequence
             do {
@@ -188,7 +235,8 @@ extension Replicator {
                 for try await row in sequence {
                     let (name, key, version, schemaVersion, record) = try row.decode((String, String, Int64, Int32?, String?).self)
                     guard let collection = byName[name] else { continue }
-                    pending.append(try remoteRecord(collection, key: key, version: version, schemaVersion: schemaVersion, record: record))
+                    pending.append(try remoteRecord(collection, key: key, version: version, schemaVersion: schemaVersion, record: record,
+                                                    coder: coders[collection]))
                     seen.insert(ReplicatedKeyRecord.id(collection: name, key: key))
                     done += 1
                     if pending.count >= configuration.batchSize {
@@ -197,11 +245,18 @@ extension Replicator {
                     }
                 }
             } catch let error as ReplicationError {
+                await settle()
                 throw error
             } catch {
+                await settle()
                 throw PostgresLink.describe(error, url: link.url)
             }
-            try await flush(final: true)
+            do {
+                try await flush(final: true)
+            } catch {
+                await settle()
+                throw error
+            }
             progress?(done, max(total, done))
             return (applied, batches)
         }
@@ -216,13 +271,15 @@ extension Replicator {
             return true
         }
         var removed = 0
+        var coders = Coders()
         for meta in vanished {
             guard let slash = meta.id.firstIndex(of: "/"), let collection = byName[String(meta.id[..<slash])] else { continue }
             let key = String(meta.id[meta.id.index(after: slash)...])
-            let local = try collection.readLocal(writer, [key])[0]
+            let coder = coders[collection]
+            let local = try coder.localJSON(writer, key: key)
             guard RecordDigest.of(json: local) == meta.digest else { continue }
             if local != nil {
-                try collection.apply(writer, key, nil)
+                try coder.apply(writer, key: key, value: nil)
                 removed += 1
             }
             try Self.setKeyState(writer, collection: collection.name, key: key, version: 0, digest: RecordDigest.absent)

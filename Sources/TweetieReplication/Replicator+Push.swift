@@ -118,8 +118,9 @@ extension Replicator {
                 }
             }
         }
+        var coders = Coders()
         for (collection, key) in candidates {
-            let local = try collection.readLocal(reader, [key])[0]
+            let local = try coders[collection].localJSON(reader, key: key)
             let meta = try reader.get(ReplicatedKeyRecord.self, key: ReplicatedKeyRecord.id(collection: collection.name, key: key))
             let baseDigest = meta?.digest ?? RecordDigest.absent
             guard RecordDigest.of(json: local) != baseDigest else { continue }
@@ -139,6 +140,7 @@ extension Replicator {
         let deviceID = device.deviceID.uuidString
         let sequenceText = String(sequence)
         return try await link.transaction { link in
+            var coders = Coders()
             try await link.rows("SELECT set_config('tweetie.device', \(deviceID), true), set_config('tweetie.sequence', \(sequenceText), true)")
             // Devices lock the keys they push in one order, so two pushing the same keys wait
             // for each other instead of deadlocking, and a key absent on the server is held too.
@@ -175,14 +177,14 @@ extension Replicator {
                     outcomes.append(PushOutcome(version: 0, value: item.local, replacesLocal: false, wrote: true, conflict: false))
                     continue
                 }
-                let remote = try present ? record.map { try item.collection.canonicalize(item.key, $0) } : nil
+                let remote = try present ? record.map { try coders[item.collection].decode(key: item.key, json: $0).json } : nil
                 var base: String?
                 if item.collection.policyName == "resolver", item.baseVersion > 0, item.baseDigest != RecordDigest.absent {
                     let baseRows = try await link.rows("""
                         SELECT record::text FROM tweetie.changes WHERE collection = \(item.collection.name) AND key = \(item.key)
                             AND version = \(item.baseVersion) AND NOT deleted LIMIT 1
                         """)
-                    if let json = try baseRows.first?.decode(String?.self) { base = try? item.collection.canonicalize(item.key, json) }
+                    if let json = try baseRows.first?.decode(String?.self) { base = try? coders[item.collection].decode(key: item.key, json: json).json }
                 }
                 let resolution = try item.collection.resolve(item.key, item.local, remote, base)
                 let winner: String?
@@ -261,10 +263,11 @@ extension Replicator {
     /// A key written again locally since the plan keeps its new value, which the next push sends.
     func advanceCursor(plan: PushPlan?, outcomes: [PushOutcome], items: [PushItem]) async throws {
         try await store.write { writer in
+            var coders = Coders()
             for (item, outcome) in zip(items, outcomes) {
-                let current = try item.collection.readLocal(writer, [item.key])[0]
-                if outcome.replacesLocal, current == item.local {
-                    try item.collection.apply(writer, item.key, outcome.value)
+                if outcome.replacesLocal, try coders[item.collection].localJSON(writer, key: item.key) == item.local {
+                    let coder = coders[item.collection]
+                    try coder.apply(writer, key: item.key, value: try outcome.value.map { try coder.decode(key: item.key, json: $0) })
                 }
                 try Self.setKeyState(writer, collection: item.collection.name, key: item.key,
                                      version: outcome.version, digest: RecordDigest.of(json: outcome.value))
