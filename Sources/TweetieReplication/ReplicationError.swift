@@ -18,6 +18,8 @@ public struct ReplicationError: Error, Sendable, CustomStringConvertible, Equata
         case storeNotReplicable
         /// The server answered with an error.
         case server
+        /// A value given to the library is out of its range (a negative retention).
+        case invalidArgument
     }
 
     public var code: Code

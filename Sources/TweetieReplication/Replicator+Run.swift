@@ -14,6 +14,8 @@ public enum ReplicationEvent: Sendable {
     case retrying(ReplicationError, retryIn: Duration)
     /// Connected again after a failure.
     case reconnected
+    /// The server's change table was pruned (prunings that removed nothing are not reported).
+    case pruned(PruneSummary)
 }
 
 extension ReplicationError {
@@ -65,7 +67,8 @@ extension Replicator {
     /// Follows the store and the server until the task is cancelled: pushes after local commits
     /// (this process's or another's), pulls when the server notifies a change (`LISTEN
     /// tweetie_changes`), and both every ``ReplicatorConfiguration/pollInterval`` in case a
-    /// notification was missed. A server that goes away (a restart, a cut connection) is retried
+    /// notification was missed; prunes the server's change table every
+    /// ``ReplicatorConfiguration/pruneInterval``. A server that goes away (a restart, a cut connection) is retried
     /// with a growing delay, up to ``ReplicatorConfiguration/maximumRetryDelay``, while local
     /// writes go on; errors about the data or the setup stop it.
     ///
@@ -161,9 +164,17 @@ extension Replicator {
                     }
                 }
                 group.addTask {
+                    let clock = ContinuousClock()
+                    var lastPruned: ContinuousClock.Instant?
                     while !Task.isCancelled {
                         let pushed = try await self.push(on: link)
                         let pulled = try await self.pull(on: link)
+                        if let retention = self.configuration.retention,
+                           lastPruned.map({ clock.now - $0 >= self.configuration.pruneInterval }) ?? true {
+                            lastPruned = clock.now
+                            let pruned = try await self.prune(on: link, retention: retention, minimumInterval: self.configuration.pruneInterval)
+                            if pruned.prunedChanges > 0 || pruned.removedTombstones > 0 { events?(.pruned(pruned)) }
+                        }
                         succeeded.set()
                         if pushed.batches > 0 || pulled.batches > 0 { events?(.round(push: pushed, pull: pulled)) }
                         await withTaskCancellationHandler { await wake.wait() } onCancel: { wake.signal() }

@@ -174,6 +174,13 @@ public struct ReplicatorConfiguration: Sendable {
     /// How long one statement may wait for the server before the connection is given up and the
     /// operation fails (``Replicator/run(events:)`` then connects again). Default: 60 seconds.
     public var statementTimeout: Duration = .seconds(60)
+    /// How long the server keeps changes for a device that stays away: ``Replicator/run(events:)``
+    /// prunes the server's change table with it (see ``Replicator/prune(retention:minimumInterval:)``);
+    /// `nil`: it never prunes. Default: 7 days.
+    public var retention: Duration? = .seconds(7 * 86_400)
+    /// How often ``Replicator/run(events:)`` prunes, counted across every device of the database
+    /// (a device that finds a pruning younger than this does nothing). Default: 1 minute.
+    public var pruneInterval: Duration = .seconds(60)
     public var logger: Logger
 
     public init(url: PostgresURL, deviceName: String = ProcessInfo.processInfo.hostName,

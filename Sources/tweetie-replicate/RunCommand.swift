@@ -9,7 +9,7 @@ struct RunCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "run",
         abstract: "Replicate continuously until SIGINT or SIGTERM.",
-        discussion: "Pushes after every commit to the database (by this process or another, such as tweetie-db sync), pulls when PostgreSQL notifies a change, and both every --poll seconds. When the server goes away (a restart, a cut connection), it keeps trying with a growing delay, up to 5 seconds, and says so on stderr; local writes go on meanwhile. The first connection must succeed: a wrong URL, password or schema exits at once. Prints one line per round that moved something. The database is created when missing.")
+        discussion: "Pushes after every commit to the database (by this process or another, such as tweetie-db sync), pulls when PostgreSQL notifies a change, and both every --poll seconds; every minute, it prunes the server's change table (see prune). When the server goes away (a restart, a cut connection), it keeps trying with a growing delay, up to 5 seconds, and says so on stderr; local writes go on meanwhile. The first connection must succeed: a wrong URL, password or schema exits at once. Prints one line per round that moved something. The database is created when missing.")
 
     @OptionGroup var database: ReplicaDatabaseOptions
     @OptionGroup var postgres: PostgresOptions
@@ -22,6 +22,11 @@ struct RunCommand: AsyncParsableCommand {
     @Option(help: "The device's name in tweetie.devices (default: the host name).")
     var name: String?
 
+    @OptionGroup var retention: RetentionOptions
+
+    @Flag(help: "Never prune the server's change table (another device or a cron job with prune does).")
+    var noPrune = false
+
     func validate() throws {
         guard poll >= 0.05, poll <= 3_600 else { throw ValidationError("--poll must be from 0.05 to 3600 seconds, got \(poll).") }
     }
@@ -31,6 +36,7 @@ struct RunCommand: AsyncParsableCommand {
             let (replicator, url) = try await replication.replicator(database: database, postgres: postgres) { configuration in
                 configuration.pollInterval = .milliseconds(Int64(poll * 1000))
                 if let name { configuration.deviceName = name }
+                configuration.retention = noPrune ? nil : retention.retention.duration
             }
             defer { replicator.store.close() }
             let task = Task {
@@ -42,6 +48,8 @@ struct RunCommand: AsyncParsableCommand {
                         FileHandle.standardError.write(Data("tweetie-replicate: \(error.message) Retrying in \(delay).\n".utf8))
                     case .reconnected:
                         FileHandle.standardError.write(Data("tweetie-replicate: connected again\n".utf8))
+                    case .pruned(let summary):
+                        FileHandle.standardOutput.write(Data("pruned \(summary.prunedChanges) changes and \(summary.removedTombstones) tombstones from the server\n".utf8))
                     }
                 }
             }

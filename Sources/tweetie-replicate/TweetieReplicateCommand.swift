@@ -10,5 +10,5 @@ struct TweetieReplicateCommand: AsyncParsableCommand {
 
             The URL is libpq's: postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE[?sslmode=require…], from --postgres or $TWEETIE_POSTGRES_URL; the password may also come from PGPASSWORD or ~/.pgpass.
             """,
-        subcommands: [InitCommand.self, RunCommand.self, OnceCommand.self, StatusCommand.self])
+        subcommands: [InitCommand.self, RunCommand.self, OnceCommand.self, StatusCommand.self, PruneCommand.self])
 }

@@ -104,41 +104,19 @@ CREATE TABLE IF NOT EXISTS tweetie.conflicts (
     resolved_at     timestamptz NOT NULL DEFAULT now()
 );
 
--- Before a row is written: fill the key from the record when an SQL client left it out, check
--- that key and record agree, normalise the tombstone, and give the row its version. A device
--- names itself for the transaction with set_config('tweetie.device', …, true); any other writer's
--- rows have no origin device.
+-- Before a row is written: give it its version, origin and time, keep all of them when the
+-- record did not change, and, for a writer that is not a device (no tweetie.device set with
+-- set_config('tweetie.device', …, true)), fill the key from the record when it was left out and
+-- the schema version from the collection. A device's rows name their key and schema version, so
+-- its writes skip the lookup: this trigger runs once per row, and a batch of a thousand rows is
+-- the common case. The checks of key and record run once per statement (after_records_written).
 CREATE OR REPLACE FUNCTION tweetie.before_record_write() RETURNS trigger
 LANGUAGE plpgsql AS $$
 DECLARE
     field text;
     declared integer;
     device text;
-    sequence text;
 BEGIN
-    SELECT c.key_field, c.schema_version INTO field, declared FROM tweetie.collections c WHERE c.name = NEW.collection;
-    IF NOT FOUND THEN
-        RAISE EXCEPTION 'tweetie.records: the collection "%" is not replicated (no row in tweetie.collections)', NEW.collection
-            USING ERRCODE = 'foreign_key_violation';
-    END IF;
-    NEW.deleted := NEW.record IS NULL;
-    IF NEW.record IS NOT NULL THEN
-        IF jsonb_typeof(NEW.record) <> 'object' THEN
-            RAISE EXCEPTION 'tweetie.records: the record of %/% is a JSON %, not an object', NEW.collection, NEW.key, jsonb_typeof(NEW.record)
-                USING ERRCODE = 'check_violation';
-        END IF;
-        IF NEW.key IS NULL THEN
-            NEW.key := NEW.record ->> field;
-        END IF;
-        IF NEW.key IS NULL THEN
-            RAISE EXCEPTION 'tweetie.records: a record of "%" has no key: the field "%" is missing and no key was given', NEW.collection, field
-                USING ERRCODE = 'not_null_violation';
-        END IF;
-        IF (NEW.record ->> field) IS DISTINCT FROM NEW.key THEN
-            RAISE EXCEPTION 'tweetie.records: the key "%" of a "%" record differs from its field "%" (%)', NEW.key, NEW.collection, field, NEW.record -> field
-                USING ERRCODE = 'check_violation';
-        END IF;
-    END IF;
     IF TG_OP = 'UPDATE' AND NEW.record IS NOT DISTINCT FROM OLD.record AND NEW.collection = OLD.collection AND NEW.key = OLD.key THEN
         -- Nothing changed: keep the version, log no change.
         NEW.version := OLD.version;
@@ -148,40 +126,89 @@ BEGIN
         NEW.updated_at := OLD.updated_at;
         RETURN NEW;
     END IF;
-    device := current_setting('tweetie.device', true);
-    sequence := current_setting('tweetie.sequence', true);
-    IF TG_OP = 'UPDATE' AND NEW.schema_version IS NOT DISTINCT FROM OLD.schema_version AND (device IS NULL OR device = '') THEN
-        NEW.schema_version := COALESCE(OLD.schema_version, declared);
+    device := NULLIF(current_setting('tweetie.device', true), '');
+    IF device IS NULL OR NEW.key IS NULL OR NEW.schema_version IS NULL THEN
+        SELECT c.key_field, c.schema_version INTO field, declared FROM tweetie.collections c WHERE c.name = NEW.collection;
+        IF NOT FOUND THEN
+            RAISE EXCEPTION 'tweetie.records: the collection "%" is not replicated (no row in tweetie.collections)', NEW.collection
+                USING ERRCODE = 'foreign_key_violation';
+        END IF;
+        IF NEW.record IS NOT NULL AND jsonb_typeof(NEW.record) <> 'object' THEN
+            RAISE EXCEPTION 'tweetie.records: the record of %/% is a JSON %, not an object', NEW.collection, COALESCE(NEW.key, '?'), jsonb_typeof(NEW.record)
+                USING ERRCODE = 'check_violation';
+        END IF;
+        IF NEW.record IS NOT NULL AND NEW.key IS NULL THEN
+            NEW.key := NEW.record ->> field;
+            IF NEW.key IS NULL THEN
+                RAISE EXCEPTION 'tweetie.records: a record of "%" has no key: the field "%" is missing and no key was given', NEW.collection, field
+                    USING ERRCODE = 'not_null_violation';
+            END IF;
+        END IF;
+        IF TG_OP = 'UPDATE' AND device IS NULL AND NEW.schema_version IS NOT DISTINCT FROM OLD.schema_version THEN
+            NEW.schema_version := COALESCE(OLD.schema_version, declared);
+        END IF;
+        NEW.schema_version := COALESCE(NEW.schema_version, declared);
     END IF;
-    NEW.schema_version := COALESCE(NEW.schema_version, declared);
-    NEW.origin_device := NULLIF(device, '')::uuid;
-    NEW.origin_sequence := NULLIF(sequence, '')::bigint;
+    NEW.deleted := NEW.record IS NULL;
+    NEW.origin_device := device::uuid;
+    NEW.origin_sequence := NULLIF(current_setting('tweetie.sequence', true), '')::bigint;
     NEW.version := nextval('tweetie.versions');
     NEW.updated_at := now();
     RETURN NEW;
 END;
 $$;
 
--- After a row is written or removed: log the change, and wake the devices that listen.
-CREATE OR REPLACE FUNCTION tweetie.after_record_write() RETURNS trigger
+-- After a statement wrote or removed rows: check every written record against its key, log one
+-- change per row whose version moved (a row whose key moved also logs a delete of its old key),
+-- and wake the devices that listen, once. A statement-level trigger with transition tables does
+-- this in a few set operations where a row-level one would run them per row.
+CREATE OR REPLACE FUNCTION tweetie.after_records_written() RETURNS trigger
 LANGUAGE plpgsql AS $$
+DECLARE
+    bad record;
+    logged bigint := 0;
+    more bigint;
 BEGIN
     IF TG_OP = 'DELETE' THEN
+        -- Removing a tombstone (as tweetie.prune does) deletes nothing a device holds.
         INSERT INTO tweetie.changes (collection, key, version, deleted, record, origin_device)
-        VALUES (OLD.collection, OLD.key, nextval('tweetie.versions'), true, NULL,
-                NULLIF(current_setting('tweetie.device', true), '')::uuid);
+        SELECT o.collection, o.key, nextval('tweetie.versions'), true, NULL, NULLIF(current_setting('tweetie.device', true), '')::uuid
+        FROM old_rows o WHERE NOT o.deleted;
+        GET DIAGNOSTICS logged = ROW_COUNT;
     ELSE
-        IF TG_OP = 'UPDATE' AND NEW.version = OLD.version THEN
-            RETURN NULL;
+        SELECT n.collection, n.key, c.key_field, jsonb_typeof(n.record) AS kind, n.record -> c.key_field AS field_value INTO bad
+        FROM new_rows n JOIN tweetie.collections c ON c.name = n.collection
+        WHERE n.record IS NOT NULL AND (jsonb_typeof(n.record) <> 'object' OR (n.record ->> c.key_field) IS DISTINCT FROM n.key)
+        LIMIT 1;
+        IF FOUND THEN
+            IF bad.kind <> 'object' THEN
+                RAISE EXCEPTION 'tweetie.records: the record of %/% is a JSON %, not an object', bad.collection, bad.key, bad.kind
+                    USING ERRCODE = 'check_violation';
+            END IF;
+            RAISE EXCEPTION 'tweetie.records: the key "%" of a "%" record differs from its field "%" (%)', bad.key, bad.collection, bad.key_field, bad.field_value
+                USING ERRCODE = 'check_violation';
         END IF;
-        IF TG_OP = 'UPDATE' AND (NEW.collection <> OLD.collection OR NEW.key <> OLD.key) THEN
+        IF TG_OP = 'UPDATE' THEN
+            -- A key that moved: its old key is deleted.
             INSERT INTO tweetie.changes (collection, key, version, deleted, record, origin_device)
-            VALUES (OLD.collection, OLD.key, NEW.version, true, NULL, NEW.origin_device);
+            SELECT o.collection, o.key, nextval('tweetie.versions'), true, NULL, NULLIF(current_setting('tweetie.device', true), '')::uuid
+            FROM old_rows o WHERE NOT EXISTS (SELECT 1 FROM new_rows n WHERE n.collection = o.collection AND n.key = o.key);
+            GET DIAGNOSTICS logged = ROW_COUNT;
+            INSERT INTO tweetie.changes (collection, key, version, deleted, record, origin_device)
+            SELECT n.collection, n.key, n.version, n.deleted, n.record, n.origin_device
+            FROM new_rows n
+            WHERE NOT EXISTS (SELECT 1 FROM old_rows o WHERE o.collection = n.collection AND o.key = n.key AND o.version = n.version);
+            GET DIAGNOSTICS more = ROW_COUNT;
+            logged := logged + more;
+        ELSE
+            INSERT INTO tweetie.changes (collection, key, version, deleted, record, origin_device)
+            SELECT n.collection, n.key, n.version, n.deleted, n.record, n.origin_device FROM new_rows n;
+            GET DIAGNOSTICS logged = ROW_COUNT;
         END IF;
-        INSERT INTO tweetie.changes (collection, key, version, deleted, record, origin_device)
-        VALUES (NEW.collection, NEW.key, NEW.version, NEW.deleted, NEW.record, NEW.origin_device);
     END IF;
-    PERFORM pg_notify('tweetie_changes', '');
+    IF logged > 0 THEN
+        PERFORM pg_notify('tweetie_changes', '');
+    END IF;
     RETURN NULL;
 END;
 $$;
@@ -189,8 +216,102 @@ $$;
 DROP TRIGGER IF EXISTS records_before_write ON tweetie.records;
 CREATE TRIGGER records_before_write BEFORE INSERT OR UPDATE ON tweetie.records
     FOR EACH ROW EXECUTE FUNCTION tweetie.before_record_write();
+-- The row-level logging trigger of earlier builds of this file, replaced by the three below.
 DROP TRIGGER IF EXISTS records_after_write ON tweetie.records;
-CREATE TRIGGER records_after_write AFTER INSERT OR UPDATE OR DELETE ON tweetie.records
-    FOR EACH ROW EXECUTE FUNCTION tweetie.after_record_write();
+DROP FUNCTION IF EXISTS tweetie.after_record_write();
+DROP TRIGGER IF EXISTS records_after_insert ON tweetie.records;
+CREATE TRIGGER records_after_insert AFTER INSERT ON tweetie.records REFERENCING NEW TABLE AS new_rows
+    FOR EACH STATEMENT EXECUTE FUNCTION tweetie.after_records_written();
+DROP TRIGGER IF EXISTS records_after_update ON tweetie.records;
+CREATE TRIGGER records_after_update AFTER UPDATE ON tweetie.records REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows
+    FOR EACH STATEMENT EXECUTE FUNCTION tweetie.after_records_written();
+DROP TRIGGER IF EXISTS records_after_delete ON tweetie.records;
+CREATE TRIGGER records_after_delete AFTER DELETE ON tweetie.records REFERENCING OLD TABLE AS old_rows
+    FOR EACH STATEMENT EXECUTE FUNCTION tweetie.after_records_written();
+
+-- Pruning. Without it tweetie.changes grows by a row per write forever. A change can go once
+-- every device that may still come back has read it: the devices seen within the retention (an
+-- absent device older than that reads a snapshot when it returns, which loses nothing). A device
+-- that is seen but never reads (stuck on an error) would hold the log forever, so a change older
+-- than the retention goes too. "Older" is told by marks: each pruning notes where the readable
+-- log ended, and the newest mark older than the retention is the age bound, found by its key
+-- instead of by scanning changes for their time.
+CREATE TABLE IF NOT EXISTS tweetie.prune_marks (
+    marked_at timestamptz PRIMARY KEY,
+    txid      xid8        NOT NULL,
+    id        bigint      NOT NULL
+);
+-- The tombstones, for pruning: a tombstone whose delete is no longer in the log is removed.
+CREATE INDEX IF NOT EXISTS records_tombstones ON tweetie.records (collection, key) WHERE deleted;
+
+-- Prunes tweetie.changes up to the horizon described above, removes the tombstones whose delete
+-- was pruned and the conflicts older than the retention, and returns what it did. Any SQL client
+-- may call it (a cron job, pg_cron); `tweetie-replicate run` calls it every minute. Callers that
+-- come within `min_interval` of the last pruning, or while another prunes, do nothing.
+CREATE OR REPLACE FUNCTION tweetie.prune(retention interval DEFAULT interval '7 days', min_interval interval DEFAULT interval '1 minute',
+    OUT pruned_changes bigint, OUT removed_tombstones bigint, OUT removed_conflicts bigint, OUT horizon_txid xid8, OUT horizon_id bigint)
+LANGUAGE plpgsql AS $$
+DECLARE
+    readable xid8 := pg_snapshot_xmin(pg_current_snapshot());
+    cutoff timestamptz := now() - retention;
+    read_txid xid8;
+    read_id bigint;
+    aged_txid xid8;
+    aged_id bigint;
+    end_txid xid8;
+    end_id bigint;
+BEGIN
+    pruned_changes := 0;
+    removed_tombstones := 0;
+    removed_conflicts := 0;
+    SELECT h.txid, h.id INTO horizon_txid, horizon_id FROM tweetie.horizon h;
+    IF retention IS NULL OR retention < interval '0' OR min_interval IS NULL OR min_interval < interval '0' THEN
+        RAISE EXCEPTION 'tweetie.prune: the retention (%) and the minimum interval (%) must be zero or more', retention, min_interval
+            USING ERRCODE = 'invalid_parameter_value';
+    END IF;
+    IF NOT pg_try_advisory_xact_lock(hashtextextended('tweetie.prune', 0)) THEN
+        RETURN;
+    END IF;
+    IF EXISTS (SELECT 1 FROM tweetie.prune_marks m WHERE m.marked_at > now() - min_interval) THEN
+        RETURN;
+    END IF;
+    -- Where the readable log ends now, noted for a later pruning's age bound.
+    SELECT c.txid, c.id INTO end_txid, end_id FROM tweetie.changes c WHERE c.txid < readable ORDER BY c.txid DESC, c.id DESC LIMIT 1;
+    IF FOUND THEN
+        INSERT INTO tweetie.prune_marks (marked_at, txid, id) VALUES (now(), end_txid, end_id) ON CONFLICT (marked_at) DO NOTHING;
+    END IF;
+    -- What every device seen within the retention has read (none seen: all of the readable log).
+    SELECT d.pulled_txid, d.pulled_id INTO read_txid, read_id FROM tweetie.devices d
+    WHERE d.last_seen >= cutoff AND d.pulled_txid IS NOT NULL ORDER BY d.pulled_txid, d.pulled_id LIMIT 1;
+    IF NOT FOUND THEN
+        read_txid := end_txid;
+        read_id := end_id;
+    END IF;
+    -- The age bound, and the marks no later pruning needs.
+    SELECT m.txid, m.id INTO aged_txid, aged_id FROM tweetie.prune_marks m WHERE m.marked_at < cutoff ORDER BY m.marked_at DESC LIMIT 1;
+    IF FOUND THEN
+        DELETE FROM tweetie.prune_marks m WHERE m.marked_at < cutoff AND (m.txid, m.id) <> (aged_txid, aged_id);
+        IF read_txid IS NULL OR (aged_txid, aged_id) > (read_txid, read_id) THEN
+            read_txid := aged_txid;
+            read_id := aged_id;
+        END IF;
+    END IF;
+    IF read_txid IS NULL OR read_txid >= readable
+        OR (horizon_txid IS NOT NULL AND (read_txid, read_id) <= (horizon_txid, horizon_id)) THEN
+        RETURN;
+    END IF;
+    INSERT INTO tweetie.horizon (txid, id) VALUES (read_txid, read_id)
+        ON CONFLICT (only_row) DO UPDATE SET txid = EXCLUDED.txid, id = EXCLUDED.id, pruned_at = now();
+    horizon_txid := read_txid;
+    horizon_id := read_id;
+    DELETE FROM tweetie.changes c WHERE (c.txid, c.id) <= (read_txid, read_id);
+    GET DIAGNOSTICS pruned_changes = ROW_COUNT;
+    DELETE FROM tweetie.records r WHERE r.deleted
+        AND NOT EXISTS (SELECT 1 FROM tweetie.changes c WHERE c.collection = r.collection AND c.key = r.key AND c.version = r.version);
+    GET DIAGNOSTICS removed_tombstones = ROW_COUNT;
+    DELETE FROM tweetie.conflicts k WHERE k.resolved_at < cutoff;
+    GET DIAGNOSTICS removed_conflicts = ROW_COUNT;
+END;
+$$;
 
 INSERT INTO tweetie.schema_migrations (version) VALUES (1) ON CONFLICT (version) DO NOTHING;

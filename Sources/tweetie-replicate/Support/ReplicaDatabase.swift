@@ -31,7 +31,8 @@ struct ReplicaDatabaseOptions: ParsableArguments {
 
 /// Prints `error` as one sentence on stderr and exits non-zero: 69 (EX_UNAVAILABLE) when the
 /// server could not be reached or answered with an error, 65 (EX_DATAERR) for data it cannot
-/// apply, 78 (EX_CONFIG) for a missing or newer schema, 1 otherwise.
+/// apply, 78 (EX_CONFIG) for a missing or newer schema, 64 (EX_USAGE) for a bad URL or argument, 1
+/// otherwise.
 func fail(_ error: any Error) -> Never {
     let message: String
     let status: Int32
@@ -42,7 +43,7 @@ func fail(_ error: any Error) -> Never {
         case .connection, .server: status = 69
         case .undecodableRecord, .newerRecordSchema: status = 65
         case .schemaMissing, .schemaTooNew: status = 78
-        case .badURL: status = 64
+        case .badURL, .invalidArgument: status = 64
         case .storeNotReplicable: status = 1
         }
     case let error as TweetieDatabase.NotAnExistingDatabase:
