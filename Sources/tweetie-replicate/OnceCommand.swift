@@ -7,15 +7,15 @@ struct OnceCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "once",
         abstract: "Push what this store wrote, then pull what the others wrote, once, and exit.",
-        discussion: "The database is created when missing (a new device downloads every record, with a progress bar on a terminal). Prints what was pushed and pulled, as a line of text or, with --format json, one JSON object.")
+        discussion: "The database is created when missing (a new device downloads every record, with a progress bar on a terminal). Prints what was pushed and pulled, as a line of text on a terminal, else (or with --format json) one JSON object.")
 
     @OptionGroup var database: ReplicaDatabaseOptions
     @OptionGroup var postgres: PostgresOptions
 
     @OptionGroup var replication: ReplicatorOptions
 
-    @Option(help: "text or json.")
-    var format: SummaryFormat = .text
+    @Option(help: SummaryFormat.help)
+    var format: SummaryFormat?
 
     func run() async throws {
         do {
@@ -24,8 +24,8 @@ struct OnceCommand: AsyncParsableCommand {
             let bar = ProgressBar("downloading")
             let (pushed, pulled) = try await replicator.once { done, total in bar.update(done, of: total) }
             bar.finish()
-            switch format {
-            case .text:
+            switch SummaryFormat.resolve(format) {
+            case .table:
                 print("pushed \(pushed.pushed) records (\(pushed.adopted) already there, \(pushed.conflicts) conflicts resolved) in \(pushed.batches) batches; pulled \(pulled.changes) changes, applied \(pulled.applied) records in \(pulled.batches) batches\(pulled.snapshot ? " (from a snapshot)" : "")")
             case .json:
                 struct Summary: Encodable { var push: PushSummary; var pull: PullSummary }

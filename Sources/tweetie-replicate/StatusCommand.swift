@@ -6,13 +6,13 @@ struct StatusCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "status",
         abstract: "Print where this database's replication stands: cursors, backlog, lag and the last error.",
-        discussion: "Reads the database (which must exist) and asks the server; when the server cannot be reached, the local part is printed with the reason, and the exit status is 69. --format json prints one object with the same fields.")
+        discussion: "Reads the database (which must exist) and asks the server; when the server cannot be reached, the local part is printed with the reason, and the exit status is 69. It prints lines of text on a terminal, else (or with --format json) one JSON object with the same fields.")
 
     @OptionGroup var database: ReplicaDatabaseOptions
     @OptionGroup var postgres: PostgresOptions
 
-    @Option(help: "text or json.")
-    var format: SummaryFormat = .text
+    @Option(help: SummaryFormat.help)
+    var format: SummaryFormat?
 
     func run() async throws {
         do {
@@ -22,13 +22,13 @@ struct StatusCommand: AsyncParsableCommand {
             let replicator = try Replicator(store: store, collections: ReplicaDatabaseOptions.collections,
                                             configuration: ReplicatorConfiguration(url: url))
             let status = try await replicator.status()
-            switch format {
+            switch SummaryFormat.resolve(format) {
             case .json:
                 let encoder = JSONEncoder()
                 encoder.outputFormatting = [.sortedKeys]
                 encoder.dateEncodingStrategy = .iso8601
                 print(String(decoding: try encoder.encode(status), as: UTF8.self))
-            case .text:
+            case .table:
                 print("device:           \(status.deviceID?.uuidString ?? "none (never replicated)")")
                 print("pushed up to:     change \(status.pushedSequence) of \(status.lastSequence) (\(status.backlogEntries) entries after it)")
                 print("pulled up to:     \(status.pulledTxid.map { "transaction \($0), change \(status.pulledChangeID)" } ?? "nothing yet")")

@@ -32,7 +32,7 @@ struct ReplicateCLITests {
         let summary = try JSONSerialization.jsonObject(with: pushed.stdout) as? [String: [String: Any]]
         let pushedCount = try #require(summary?["push"]?["pushed"] as? Int)
         #expect(pushedCount > 0)
-        let pulled = try run(["once", "--db", second, "--postgres", url])
+        let pulled = try run(["once", "--db", second, "--postgres", url, "--format", "table"])
         #expect(pulled.status == 0, "\(pulled.stderr)")
         #expect(pulled.output.contains("from a snapshot"))
         let exportFirst = try ChildProcess.run(Self.db, ["export", "--db", first])
@@ -47,7 +47,7 @@ struct ReplicateCLITests {
         #expect(status.status == 0, "\(status.stderr)")
         let fields = try JSONSerialization.jsonObject(with: status.stdout) as? [String: Any]
         #expect((fields?["server"] as? [String: Any])?["unpulledChanges"] as? Int == 0)
-        let text = try run(["status", "--db", second, "--postgres", url])
+        let text = try run(["status", "--db", second, "--postgres", url, "--format", "table"])
         #expect(text.output.contains("not yet pulled:   0 changes"))
     }
 
@@ -85,6 +85,38 @@ struct ReplicateCLITests {
         for result in [badURL, unreachable, noSchema, noDatabase, tooNew] {
             #expect(result.stderr.split(separator: "\n").count == 1, "one sentence: \(result.stderr)")
         }
+    }
+
+    /// The roles of Tests/Postgres/cluster: `tweetie_login` logs in with a password only,
+    /// `tweetie_tls` over TLS only.
+    @Test func passwordsAndTLSAreUsedAndAWrongPasswordIsOneSentence() async throws {
+        guard let server = try PostgresTestServer.require() else { return }
+        guard try server.psql("SELECT count(*) FROM pg_roles WHERE rolname IN ('tweetie_login', 'tweetie_tls')", database: server.serverURL) == "2" else {
+            print("skipped: the server of TWEETIE_POSTGRES_URL has no roles tweetie_login and tweetie_tls (Tests/Postgres/cluster makes them)")
+            return
+        }
+        let database = try server.createDatabase()
+        defer { try? server.dropDatabase(url: database) }
+        #expect(try run(["init", "--postgres", database]).status == 0)
+        let work = TemporaryDirectory("replicate-cli-login")
+        let db = work.sub("db")
+        let name = try #require(PostgresTestServer.databaseName(of: database))
+        let login = "postgres://tweetie_login@\(server.host):\(server.port)/\(name)"
+        let wrong = try run(["once", "--db", db, "--postgres", login], environment: ["PGPASSWORD": "not-the-password"])
+        #expect(wrong.status == 69 && wrong.stderr.contains("tweetie_login") && wrong.stderr.contains("password"), "\(wrong.stderr)")
+        #expect(wrong.stderr.split(separator: "\n").count == 1 && !wrong.stderr.contains("not-the-password"), "\(wrong.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: db), "a refused login created the database")
+        // The password from the environment, then from the URL (where it is never printed).
+        let right = try run(["once", "--db", db, "--postgres", login], environment: ["PGPASSWORD": "tweetie-login-password"])
+        #expect(right.status == 0, "\(right.stderr)")
+        let inURL = "postgres://tweetie_login:tweetie-login-password@\(server.host):\(server.port)/\(name)"
+        #expect(try run(["once", "--db", db, "--postgres", inURL]).status == 0)
+        // TLS: refused without it by the server's rules, used when the URL asks for it.
+        let tls = "postgres://tweetie_tls@\(server.host):\(server.port)/\(name)"
+        let plain = try run(["once", "--db", db, "--postgres", tls + "?sslmode=disable"])
+        #expect(plain.status == 69 && plain.stderr.contains("no encryption"), "\(plain.stderr)")
+        let required = try run(["once", "--db", db, "--postgres", tls + "?sslmode=require"])
+        #expect(required.status == 0, "\(required.stderr)")
     }
 }
 }
