@@ -1,6 +1,9 @@
 import Foundation
 import ArgumentParser
 
+// `--retention` and the span of time it reads: TimeSpan has no other user yet, so it lives beside
+// the one option that parses one.
+
 /// A span of time on the command line: a whole number and a unit, `s`, `m`, `h` or `d` (`90s`,
 /// `12h`, `7d`), or `0`.
 struct TimeSpan: ExpressibleByArgument, CustomStringConvertible {
