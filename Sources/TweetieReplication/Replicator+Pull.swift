@@ -62,7 +62,16 @@ extension Replicator {
                     summary.applied += try await pending.task.value
                     unreported = pending.cursor
                 }
-                guard !rows.isEmpty else { break }
+                if rows.isEmpty {
+                    // Committed changes past the cursor that are not readable yet: an older
+                    // transaction (in any database of the server) still runs. Nothing will wake
+                    // the device when it ends, so the caller looks again soon.
+                    let later = try await link.rows("""
+                        SELECT EXISTS (SELECT 1 FROM tweetie.changes WHERE (txid, id) > (\(String(cursor.txid))::xid8, \(cursor.id)))
+                        """)
+                    summary.waiting = try later.first?.decode(Bool.self) ?? false
+                    break
+                }
                 var coders = Coders()
                 var latest: [String: RemoteRecord] = [:]
                 var order: [String] = []

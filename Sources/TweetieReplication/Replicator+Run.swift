@@ -166,6 +166,10 @@ extension Replicator {
                 group.addTask {
                     let clock = ContinuousClock()
                     var lastPruned: ContinuousClock.Instant?
+                    // Changes waiting behind an older transaction: no notification comes when it
+                    // ends, so look again, sooner than the poll.
+                    let firstRecheck = Duration.milliseconds(2)
+                    var recheck = firstRecheck
                     while !Task.isCancelled {
                         let pushed = try await self.push(on: link)
                         let pulled = try await self.pull(on: link)
@@ -177,6 +181,12 @@ extension Replicator {
                         }
                         succeeded.set()
                         if pushed.batches > 0 || pulled.batches > 0 { events?(.round(push: pushed, pull: pulled)) }
+                        if pulled.waiting {
+                            try await Task.sleep(for: recheck)
+                            recheck = min(recheck * 2, pollInterval, .milliseconds(250))
+                            continue
+                        }
+                        recheck = firstRecheck
                         await withTaskCancellationHandler { await wake.wait() } onCancel: { wake.signal() }
                     }
                 }

@@ -219,5 +219,8 @@ public struct PullSummary: Sendable, Hashable, Codable {
     /// Whether the pull read a snapshot of the server's records (a new device, or a cursor behind
     /// the server's pruning horizon).
     public var snapshot = false
+    /// Whether committed changes wait behind an older transaction still running on the server
+    /// (they are read once it ends; ``Replicator/run(events:)`` looks again within milliseconds).
+    public var waiting = false
     public init() {}
 }

@@ -116,6 +116,36 @@ struct ReplicationTests {
         #expect(try await b.read { try $0.fetch(Query<Tweet>()).map(\.text).sorted() } == ["fast", "slow"])
     }
 
+    /// A change committed while an older transaction runs (in any database of the server) is not
+    /// readable until that one ends, and its notification has come and gone by then: a following
+    /// device looks again on its own instead of waiting for its poll.
+    @Test(.timeLimit(.minutes(2))) func aChangeHeldBackByAnOlderTransactionArrivesWhenItEnds() async throws {
+        guard let fixture = try await ReplicationFixture.make() else { return }
+        let a = try fixture.store(), b = try fixture.store()
+        let ra = try fixture.replicator(a), rb = try fixture.replicator(b, pollInterval: .seconds(600))
+        try await ra.once()
+        try await rb.once()
+        let running = Task { try await rb.run() }
+        defer { running.cancel() }
+        let changes = b.observe(Query<Tweet>()).makeAsyncIterator()
+        _ = try await changes.next()
+        let older = try await PostgresLink.connect(fixture.url, logger: rb.logger)
+        try await older.rows("BEGIN")
+        try await older.rows("SELECT pg_current_xact_id()")
+        try await a.write { tx in try tx.add(tweet(1, "held back")) }
+        try await ra.push()
+        try await Task.sleep(for: .milliseconds(300))
+        #expect(try await b.read { try $0.count(Tweet.self) } == 0, "not readable while the older transaction runs")
+        let clock = ContinuousClock()
+        let ended = clock.now
+        try await older.rows("COMMIT")
+        await older.close()
+        let arrived = try #require(try await changes.next())
+        #expect(arrived.results.map(\.text) == ["held back"])
+        // Far below the poll of 600 s: the device looked again on its own.
+        #expect(ended.duration(to: clock.now) < .seconds(60))
+    }
+
     @Test(.timeLimit(.minutes(2))) func rowsWrittenWithSQLReachAnObserverAsChangesets() async throws {
         guard let fixture = try await ReplicationFixture.make() else { return }
         let b = try fixture.store()

@@ -37,12 +37,12 @@ final class ReplicationFixture: @unchecked Sendable {
     /// A replicator of Tweetie's collections. `run` prunes only with a `retention`: the tests that
     /// count the server's change rows need them all.
     func replicator(_ store: Store, tweets: ConflictPolicy<Tweet> = .lastWriterWins, batchSize: Int = 1_000,
-                    url: PostgresURL? = nil, retention: Duration? = nil) throws -> Replicator {
+                    url: PostgresURL? = nil, retention: Duration? = nil, pollInterval: Duration = .milliseconds(200)) throws -> Replicator {
         var configuration = ReplicatorConfiguration(url: url ?? self.url, deviceName: "test")
         configuration.batchSize = batchSize
         configuration.retention = retention
         configuration.pruneInterval = .milliseconds(200)
-        configuration.pollInterval = .milliseconds(200)
+        configuration.pollInterval = pollInterval
         configuration.maximumRetryDelay = .milliseconds(400)
         configuration.statementTimeout = .seconds(10)
         configuration.logger = Logger(label: "test") { _ in SwiftLogNoOpLogHandler() }
