@@ -45,31 +45,73 @@ extension Replicator {
 
     func push(on link: PostgresLink) async throws -> PushSummary {
         var summary = PushSummary()
-        while true {
-            let device = try await device()
-            let sequence = device.pushedSequence
-            let plan = try await store.read { try self.plan(after: sequence, reader: $0) }
-            summary.reconciled = summary.reconciled || plan.reconciled
-            if plan.items.isEmpty {
-                if plan.endSequence > device.pushedSequence || plan.lastSequence > device.pushedSequence {
-                    try await advanceCursor(plan: plan, outcomes: [], items: [])
+        // Three things overlap: the server's transaction for batch N, the local read (and JSON)
+        // of the plan after it, and the local write of batch N-1's outcomes. A plan whose keys
+        // meet a batch whose local write may not have committed when the plan was read is read
+        // again once it has, so it never compares against versions that write was to record.
+        var pending: (task: Task<Void, any Error>, keys: Set<String>)?
+        func settle() async throws {
+            if let write = pending {
+                pending = nil
+                try await write.task.value
+            }
+        }
+        do {
+            var device = try await device()
+            var plan = try await store.read { [sequence = device.pushedSequence] in try self.plan(after: sequence, reader: $0) }
+            while true {
+                summary.reconciled = summary.reconciled || plan.reconciled
+                if plan.items.isEmpty {
+                    try await settle()
+                    device = try await self.device()
+                    if plan.endSequence > device.pushedSequence || plan.lastSequence > device.pushedSequence {
+                        try await advanceCursor(plan: plan, outcomes: [], items: [])
+                    }
+                    if plan.endSequence >= plan.lastSequence { return summary }
+                    device = try await self.device()
+                    plan = try await store.read { [sequence = device.pushedSequence] in try self.plan(after: sequence, reader: $0) }
+                    continue
                 }
-                if plan.endSequence >= plan.lastSequence { return summary }
-                continue
+                var next: PushPlan?
+                // The keys whose local write may not have committed when `next` was read: the
+                // write in flight then, and the last chunk's, which starts after.
+                var unsettled = Set<String>()
+                var start = 0
+                while start < plan.items.count {
+                    let chunk = Array(plan.items[start..<min(plan.items.count, start + configuration.batchSize)])
+                    start += chunk.count
+                    let isLast = start == plan.items.count
+                    let sender = device, endSequence = plan.endSequence
+                    async let sent = pushBatch(chunk, device: sender, sequence: endSequence, on: link)
+                    if isLast, plan.endSequence < plan.lastSequence {
+                        unsettled = pending?.keys ?? []
+                        next = try await store.read { [sequence = plan.endSequence] in try self.plan(after: sequence, reader: $0) }
+                    }
+                    let outcomes = try await sent
+                    summary.batches += 1
+                    summary.pushed += outcomes.filter(\.wrote).count
+                    summary.adopted += outcomes.filter { !$0.wrote && !$0.conflict }.count
+                    summary.conflicts += outcomes.filter(\.conflict).count
+                    try await settle()
+                    let finished = isLast ? plan : nil
+                    let keys = Set(chunk.map { ReplicatedKeyRecord.id(collection: $0.collection.name, key: $0.key) })
+                    pending = (Task { try await self.advanceCursor(plan: finished, outcomes: outcomes, items: chunk) }, keys)
+                    if isLast { unsettled.formUnion(keys) }
+                }
+                guard var following = next else {
+                    try await settle()
+                    return summary
+                }
+                if following.items.contains(where: { unsettled.contains(ReplicatedKeyRecord.id(collection: $0.collection.name, key: $0.key)) }) {
+                    try await settle()
+                    following = try await store.read { [sequence = plan.endSequence] in try self.plan(after: sequence, reader: $0) }
+                }
+                plan = following
             }
-            var start = 0
-            while start < plan.items.count {
-                let chunk = Array(plan.items[start..<min(plan.items.count, start + configuration.batchSize)])
-                start += chunk.count
-                let isLast = start == plan.items.count
-                let outcomes = try await pushBatch(chunk, device: device, sequence: plan.endSequence, on: link)
-                summary.batches += 1
-                summary.pushed += outcomes.filter(\.wrote).count
-                summary.adopted += outcomes.filter { !$0.wrote && !$0.conflict }.count
-                summary.conflicts += outcomes.filter(\.conflict).count
-                try await advanceCursor(plan: isLast ? plan : nil, outcomes: outcomes, items: chunk)
-            }
-            if plan.endSequence >= plan.lastSequence { return summary }
+        } catch {
+            // The store is not left with a write in flight when the caller goes on (or closes it).
+            if let write = pending { _ = try? await write.task.value }
+            throw error
         }
     }
 

@@ -275,6 +275,28 @@ struct ReplicationTests {
         #expect(try await c.read { try $0.get(Tweet.self, key: 7)?.text } == "a much longer seven")
     }
 
+    /// A push reads its next plan while the server writes the current batch and the store
+    /// records the batch before it: keys met again in a later plan must not be compared against
+    /// versions not yet recorded.
+    @Test func aPushOverManyPlansNeverConflictsWithItself() async throws {
+        guard let fixture = try await ReplicationFixture.make() else { return }
+        let a = try fixture.store(), b = try fixture.store()
+        let ra = try fixture.replicator(a, batchSize: 5), rb = try fixture.replicator(b)
+        try await ra.once()
+        for round in ["first", "second", "third"] {
+            // A batch of keys per round: the next plan meets the keys of the batch being pushed.
+            for id in 1...5 { try await a.write { tx in try tx.add(tweet(Int64(id), "\(round) \(id)"), update: .all) } }
+        }
+        let summary = try await ra.once()
+        // Each key once, with its last value: a plan read against versions not yet recorded
+        // would push keys again (adopted by the server) or report conflicts.
+        #expect(summary.push.pushed == 5 && summary.push.adopted == 0 && summary.push.conflicts == 0, "\(summary)")
+        #expect(try fixture.psql("SELECT count(*) FROM tweetie.conflicts") == "0")
+        try await rb.once()
+        #expect(try await b.read { try $0.fetch(Query<Tweet>()).map(\.text).allSatisfy { $0.hasPrefix("third ") } })
+        #expect(try ReplicationFixture.contents(of: a) == (try ReplicationFixture.contents(of: b)))
+    }
+
     @Test func offlineWritesPastTheLogsRetentionArePushed() async throws {
         guard let fixture = try await ReplicationFixture.make() else { return }
         var configuration = StoreConfiguration()
