@@ -64,6 +64,9 @@ CREATE TABLE IF NOT EXISTS tweetie.changes (
 );
 CREATE INDEX IF NOT EXISTS changes_by_txid ON tweetie.changes (txid, id);
 CREATE INDEX IF NOT EXISTS changes_by_version ON tweetie.changes (collection, key, version);
+-- A queue: rows come in at the end and pruning deletes them in bulk, so vacuum should reclaim
+-- their space soon and at full speed, or the table's file grows with dead rows between prunings.
+ALTER TABLE tweetie.changes SET (autovacuum_vacuum_scale_factor = 0.05, autovacuum_vacuum_cost_delay = 0);
 
 -- Where pruning of tweetie.changes has reached: every change at or below (txid, id) is gone. A
 -- device whose pull cursor is below it reads a snapshot of tweetie.records instead.
