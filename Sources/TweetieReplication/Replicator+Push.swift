@@ -179,22 +179,34 @@ extension Replicator {
         let keys = items.map(\.key)
         let values = items.map { $0.local ?? "" }
         let gone = items.map { $0.local == nil }
+        // Where the server still has the version the device last saw, its value cannot be the
+        // pushed one (that one's digest would have matched, and nothing would be pushed): the
+        // comparison, a second parse of the pushed JSON, and the server's value as text are only
+        // made where the versions differ.
+        let bases = items.map(\.baseVersion)
         let deviceID = device.deviceID.uuidString
         let sequenceText = String(sequence)
         return try await link.transaction { link in
             var coders = Coders()
-            try await link.rows("SELECT set_config('tweetie.device', \(deviceID), true), set_config('tweetie.sequence', \(sequenceText), true)")
             // Devices lock the keys they push in one order, so two pushing the same keys wait
             // for each other instead of deadlocking, and a key absent on the server is held too.
+            // A lock stands for a bucket of keys (1,024 buckets under one class id of their own):
+            // a lock per key would take a lock-table entry per key, and PostgreSQL's table (64
+            // per connection by default) runs out at batches of tens of thousands.
             try await link.rows("""
-                SELECT pg_advisory_xact_lock(h) FROM (
-                    SELECT DISTINCT hashtextextended(c || '/' || k, 0) AS h FROM unnest(\(names)::text[], \(keys)::text[]) AS u(c, k)
-                ) AS locks ORDER BY h
+                SELECT set_config('tweetie.device', \(deviceID), true), set_config('tweetie.sequence', \(sequenceText), true),
+                       (SELECT count(*) FROM (
+                            SELECT pg_advisory_xact_lock(\(Self.keyLockClass), b) FROM (
+                                SELECT DISTINCT (hashtextextended(c || '/' || k, 0) & 1023)::int AS b
+                                FROM unnest(\(names)::text[], \(keys)::text[]) AS u(c, k)
+                            ) AS buckets ORDER BY b
+                        ) AS locked)
                 """)
             let rows = try await link.rows("""
-                SELECT i.n, r.version, r.deleted, r.record::text, r.origin_device::text,
-                       CASE WHEN i.gone THEN r.record IS NULL ELSE r.record = i.v::jsonb END
-                FROM unnest(\(names)::text[], \(keys)::text[], \(values)::text[], \(gone)::bool[]) WITH ORDINALITY AS i(c, k, v, gone, n)
+                SELECT i.n, r.version, r.deleted, CASE WHEN r.version = i.base THEN NULL ELSE r.record::text END, r.origin_device::text,
+                       CASE WHEN r.version = i.base THEN false WHEN i.gone THEN r.record IS NULL ELSE r.record = i.v::jsonb END
+                FROM unnest(\(names)::text[], \(keys)::text[], \(values)::text[], \(gone)::bool[], \(bases)::int8[])
+                     WITH ORDINALITY AS i(c, k, v, gone, base, n)
                 LEFT JOIN tweetie.records r ON r.collection = i.c AND r.key = i.k
                 ORDER BY i.n
                 """)
@@ -325,6 +337,11 @@ extension Replicator {
             try writer.add(device, update: .all)
         }
     }
+
+    /// The class id of the advisory locks a push takes on its keys' buckets (the first half of
+    /// `pg_advisory_xact_lock(int4, int4)`): `hashtext('tweetie.records')`, so that other users of
+    /// advisory locks in the database do not meet them by chance.
+    static let keyLockClass: Int32 = -760_480_106
 
     /// Records a key's server version and digest, writing only when they changed.
     static func setKeyState(_ writer: StoreWriter, collection: String, key: String, version: Int64, digest: UInt64) throws {
