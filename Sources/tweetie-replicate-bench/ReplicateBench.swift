@@ -32,6 +32,12 @@ struct ReplicateBench: AsyncParsableCommand {
     @Option(help: "Devices following, comma-separated counts.")
     var followers = "1,10"
 
+    @Option(help: "Seconds of the growth run: one device rewrites tweets while two follow and prune, and the server's tables and WAL are sampled (0: skip it).")
+    var growth = 0
+
+    @Option(help: "Records written a second in the growth run, rewriting 10,000 tweets.")
+    var growthRate = 1_000
+
     func run() async throws {
         guard let text = postgres ?? ProcessInfo.processInfo.environment["TWEETIE_POSTGRES_URL"] else {
             throw ValidationError("pass --postgres URL or set TWEETIE_POSTGRES_URL")
@@ -58,6 +64,16 @@ struct ReplicateBench: AsyncParsableCommand {
             try await Scratch.with(server) { scratch in
                 let (p50, p99) = try await measureLatency(scratch, followers: count, commits: commits)
                 print(String(format: "commit on A -> changeset on B, %2d devices following: p50 %.1f ms, p99 %.1f ms", count, p50, p99))
+            }
+        }
+        if growth > 0 {
+            print("growth over \(growth) s at \(growthRate) records/s, retention 60 s, pruning every 10 s:")
+            try await Scratch.with(server) { scratch in
+                try await measureGrowth(scratch, seconds: growth, keys: 10_000, rate: growthRate, samples: 10) { sample in
+                    let mb = { (bytes: Int) in String(format: "%.1f MB", Double(bytes) / 1_048_576) }
+                    print(String(format: "  %5.0f s: %8d written, %7d change rows, ", sample.elapsed, sample.written, sample.changeRows)
+                          + "changes \(mb(sample.changesBytes)), records \(mb(sample.recordsBytes)), pg_wal \(sample.walBytes.map(mb) ?? "not readable")")
+                }
             }
         }
     }
@@ -129,7 +145,7 @@ func measureLatency(_ scratch: Scratch, followers: Int, commits: Int) async thro
     }
     tasks.append(Task { try await ra.run() })
     defer { tasks.forEach { $0.cancel() } }
-    var observed = stores[0].observe(Query<Tweet>()).makeAsyncIterator()
+    let observed = stores[0].observe(Query<Tweet>()).makeAsyncIterator()
     _ = try await observed.next()
     let clock = ContinuousClock()
     var latencies: [Double] = []

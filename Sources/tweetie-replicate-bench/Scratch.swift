@@ -40,11 +40,12 @@ final class Scratch: @unchecked Sendable {
         return store
     }
 
-    func replicator(_ store: Store, batch: Int = 1_000) throws -> Replicator {
+    func replicator(_ store: Store, batch: Int = 1_000, configure: (inout ReplicatorConfiguration) -> Void = { _ in }) throws -> Replicator {
         var configuration = ReplicatorConfiguration(url: url, deviceName: "bench")
         configuration.batchSize = batch
         configuration.pollInterval = .seconds(30)
         configuration.logger = Logger(label: "bench") { _ in SwiftLogNoOpLogHandler() }
+        configure(&configuration)
         return try Replicator(store: store, collections: [.records(Tweet.self), .records(User.self)], configuration: configuration)
     }
 
