@@ -130,7 +130,8 @@ extension Replicator {
         for remote in remotes {
             let coder = coders[remote.collection]
             let local = try coder.localJSON(writer, key: remote.key)
-            let meta = try writer.get(ReplicatedKeyRecord.self, key: ReplicatedKeyRecord.id(collection: remote.collection.name, key: remote.key))
+            let id = ReplicatedKeyRecord.id(collection: remote.collection.name, key: remote.key)
+            let meta = try writer.get(ReplicatedKeyRecord.self, key: id)
             let localDigest = RecordDigest.of(json: local)
             let remoteDigest = RecordDigest.of(json: remote.value?.json)
             if localDigest == (meta?.digest ?? RecordDigest.absent) {
@@ -141,7 +142,7 @@ extension Replicator {
             } else if localDigest != remoteDigest {
                 continue
             }
-            try Self.setKeyState(writer, collection: remote.collection.name, key: remote.key, version: remote.version, digest: remoteDigest)
+            try Self.setKeyState(writer, id: id, existing: meta, version: remote.version, digest: remoteDigest)
         }
         return applied
     }
@@ -291,7 +292,7 @@ extension Replicator {
                 try coder.apply(writer, key: key, value: nil)
                 removed += 1
             }
-            try Self.setKeyState(writer, collection: collection.name, key: key, version: 0, digest: RecordDigest.absent)
+            try Self.setKeyState(writer, id: meta.id, existing: meta, version: 0, digest: RecordDigest.absent)
         }
         return removed
     }

@@ -346,7 +346,11 @@ extension Replicator {
     /// Records a key's server version and digest, writing only when they changed.
     static func setKeyState(_ writer: StoreWriter, collection: String, key: String, version: Int64, digest: UInt64) throws {
         let id = ReplicatedKeyRecord.id(collection: collection, key: key)
-        let existing = try writer.get(ReplicatedKeyRecord.self, key: id)
+        try setKeyState(writer, id: id, existing: try writer.get(ReplicatedKeyRecord.self, key: id), version: version, digest: digest)
+    }
+
+    /// The same, for a caller that has just read the key's state (`existing`, `nil`: none).
+    static func setKeyState(_ writer: StoreWriter, id: String, existing: ReplicatedKeyRecord?, version: Int64, digest: UInt64) throws {
         if existing?.version == version && existing?.digest == digest { return }
         if version == 0 && digest == RecordDigest.absent {
             if existing != nil { _ = try writer.delete(ReplicatedKeyRecord.self, key: id) }
