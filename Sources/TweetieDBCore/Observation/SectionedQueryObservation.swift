@@ -222,7 +222,7 @@ public struct SectionedQueryObservation<S: Hashable & Comparable & Sendable, R: 
         /// observed changed.
         private func readBounded(_ core: LiveQueryCore<R, SectionedRowKey<S>>, limit: Int, force: Bool,
                                  from old: Results?) throws -> SectionedQueryChange<S, R>? {
-            guard let read = try core.readWindow(limit: limit, force: force) else {
+            guard let read = try core.readWindow(limit: limit, force: force, fresh: old == nil) else {
                 guard observation.everyCommit, let old else { return nil }
                 return element(old, SectionedChangeset(), isInitial: false, core)
             }
