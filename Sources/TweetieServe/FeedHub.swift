@@ -94,6 +94,13 @@ final class FeedHub: Sendable {
             state.position = delivery.event.position
             state.snapshot = delivery.snapshot
             state.cachedSnapshots = [:]
+            // A snapshot delivery is its sequence's snapshot, already encoded: the first client of a
+            // new feed or window takes it instead of paying for a second encoding of every row.
+            if delivery.event.name != "change" {
+                var snapshot = frame
+                snapshot.arrived = nil
+                state.cachedSnapshots[delivery.event.name == "reset" ? "reset" : "initial"] = (delivery.event.sequence, snapshot)
+            }
             guard state.ready else {
                 state.ready = true
                 state.base = delivery.event.sequence

@@ -93,6 +93,13 @@ struct FeedSource: Sendable {
     /// the feed's records, and the change log still holds them all).
     let unchanged: @Sendable (_ after: ChangeLogPosition, _ through: UInt64) throws -> Bool
 
+    /// A source from its two parts (a feed of `store`, or a test's own deliveries).
+    init(follow: @escaping @Sendable (_ deliver: (FeedDelivery) async -> Void) async throws -> Void,
+         unchanged: @escaping @Sendable (_ after: ChangeLogPosition, _ through: UInt64) throws -> Bool) {
+        self.follow = follow
+        self.unchanged = unchanged
+    }
+
     /// The feed `spec` of `store`, relative times against `now`.
     init(_ spec: FeedSpec, list: ListIdentifier, store: Store, now: Date) {
         switch spec.kind {
@@ -106,8 +113,7 @@ struct FeedSource: Sendable {
     }
 
     private init<Row>(_ feed: ChangeFeed<Row>, moves: Bool) {
-        unchanged = { after, through in try feed.updates.unchanged(after: after, through: through) }
-        follow = { deliver in
+        self.init(follow: { deliver in
             var builder = FeedBuilder<Row>(feed: feed.name, moves: moves)
             let encoder = RecordJSON.encoder()
             for try await update in feed.updates {
@@ -120,6 +126,6 @@ struct FeedSource: Sendable {
                 }
                 await deliver(FeedDelivery(event: event, snapshot: snapshot))
             }
-        }
+        }, unchanged: { after, through in try feed.updates.unchanged(after: after, through: through) })
     }
 }

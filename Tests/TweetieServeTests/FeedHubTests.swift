@@ -1,5 +1,6 @@
 import Foundation
 import NIOCore
+import Synchronization
 import Testing
 @testable import TweetieServe
 import TweetieSync
@@ -115,6 +116,33 @@ struct FeedHubTests {
         }
         // One encoding: every client's frame is the same storage, not an equal copy.
         #expect(Set(frames.map(Self.address)).count == 1)
+    }
+
+    @Test func aNewFeedsFirstSnapshotIsItsDeliveryNotASecondEncoding() async throws {
+        // A source that delivers one snapshot and counts the snapshots made on demand.
+        let made = Mutex(0)
+        let position = ChangeLogPosition(sequence: 3, commitID: 0x5f3a9c0e12ab34cd)
+        let json = Data(#"{"type":"snapshot","reason":"initial"}"#.utf8)
+        let source = FeedSource(follow: { deliver in
+            let event = FeedEvent(name: "snapshot", position: position, json: json)
+            await deliver(FeedDelivery(event: event) { reason in
+                made.withLock { $0 += 1 }
+                return FeedEvent(name: reason == "reset" ? "reset" : "snapshot", position: position, json: json)
+            })
+            try await Task.sleep(for: .seconds(3600))
+        }, unchanged: { _, _ in false })
+        let hub = FeedHub(spec: FeedSpec(kind: .list, sections: .day, moves: true, limit: 100), source: source,
+                          queueBound: 4, historyBound: 10, metrics: ServeMetrics())
+        let running = Task { await hub.run() }
+        defer { running.cancel() }
+        let client = try await hub.subscribe(after: nil)
+        let event = try #require(Self.event(try await hub.next(client)))
+        #expect(event.name == "snapshot" && event.id == position.description && event.data == String(decoding: json, as: UTF8.self))
+        #expect(made.withLock { $0 } == 0, "the first client's snapshot is the delivery's own JSON, not a second encoding of every row")
+        // The plain GET's snapshot of the same sequence is that frame too.
+        #expect(try await hub.currentSnapshot { _ in false }.json != nil)
+        #expect(made.withLock { $0 } == 0)
+        hub.unsubscribe(client)
     }
 
     static func address(_ frame: SSEFrame) -> UInt { address(frame.bytes) }
