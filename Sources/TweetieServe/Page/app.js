@@ -361,12 +361,16 @@
       this.container.replaceChildren(...sections.map((section) => this.sectionElement(section)));
     }
 
-    /** Executes a change's plan on the DOM, animated. */
-    apply(change) {
+    /**
+     * Executes a change's plan on the DOM, animated unless `animated` is false: the older rows a
+     * grown window reveals are not changes, and a hundred rows sliding in and fading their tint
+     * below the screen kept the page busy for over a second.
+     */
+    apply(change, { animated = true } = {}) {
       for (const name of ANIMATION_CLASSES) {
         for (const node of this.container.querySelectorAll(`.${name}`)) node.classList.remove(name);
       }
-      const before = this.positions();
+      const before = animated ? this.positions() : null;
       const sections = this.sections();
       const rows = sections.map((section) => this.rows(section));
 
@@ -386,7 +390,7 @@
       const ordered = change.layout.map((entry) => {
         if (entry.inserted) {
           const node = this.sectionElement(entry.inserted);
-          node.classList.add("inserted");
+          if (animated) node.classList.add("inserted");
           return node;
         }
         if (entry.moved) sections[entry.from].classList.add("moved");
@@ -398,10 +402,18 @@
         if (live !== node) this.container.insertBefore(node, previous ? previous.nextSibling : this.container.firstChild);
         previous = node;
       }
-      // Step 4: inserted rows slide in, moved rows come back at their new place.
+      // Step 4: inserted rows slide in, moved rows come back at their new place. Each section's
+      // live rows are listed once and kept in step with the insertions, so that k additions to a
+      // window of n rows cost O(k + n), not O(k × n).
+      const live = new Map();
+      const liveRows = (section) => {
+        if (!live.has(section)) live.set(section, this.rows(section));
+        return live.get(section);
+      };
       for (const addition of change.additions) {
         const section = ordered[addition.at[0]];
-        const reference = this.rows(section)[addition.at[1]] || null;
+        const list = liveRows(section);
+        const reference = list[addition.at[1]] || null;
         let node;
         if (addition.from) {
           node = taken.get(String(addition.from));
@@ -409,18 +421,19 @@
           node.classList.add("moved");
         } else {
           node = this.rowElement(addition.row);
-          node.classList.add("inserted");
+          if (animated) node.classList.add("inserted");
         }
         section.querySelector(".rows").insertBefore(node, reference);
+        list.splice(addition.at[1], 0, node);
       }
       // Step 5: modified rows flash.
       for (const modification of change.modifications) {
-        const node = this.rows(ordered[modification.at[0]])[modification.at[1]];
+        const node = liveRows(ordered[modification.at[0]])[modification.at[1]];
         fillRow(node, this.kind, modification.row);
         void node.offsetWidth; // restarts the flash when the same row changes again
         node.classList.add("modified");
       }
-      this.slide(before);
+      if (animated) this.slide(before);
     }
 
     nextLive(node) {
@@ -448,22 +461,29 @@
       return positions;
     }
 
-    /** Rows and sections that changed place glide from where they were (FLIP). */
+    /**
+     * Rows and sections that changed place glide from where they were (FLIP), those on the screen
+     * or near it only. Every place is read before any is written: a read after a write lays the
+     * page out again, and a window of n rows would be laid out n times.
+     */
     slide(before) {
       if (matchMedia("(prefers-reduced-motion: reduce)").matches) return;
+      const height = window.innerHeight;
+      const near = (top) => top > -height && top < 2 * height;
       const moving = [];
       for (const [node, top] of before) {
         if (!node.isConnected || node.classList.contains("leaving")) continue;
-        const delta = top - node.getBoundingClientRect().top;
-        if (Math.abs(delta) < 1) continue;
+        const now = node.getBoundingClientRect().top;
+        if (Math.abs(top - now) >= 1 && (near(top) || near(now))) moving.push({ node, delta: top - now });
+      }
+      for (const { node, delta } of moving) {
         node.style.transition = "none";
         node.style.transform = `translateY(${delta}px)`;
-        moving.push(node);
       }
       if (moving.length === 0) return;
       void this.container.offsetHeight;
       requestAnimationFrame(() => {
-        for (const node of moving) {
+        for (const { node } of moving) {
           node.style.transition = "";
           node.style.transform = "";
         }
@@ -666,7 +686,7 @@
           const change = plan(state.sections.map((section) => section.rows.length), grown);
           // The state is the snapshot itself, so that the self-check compares the DOM with it.
           state = { sections, sequence: message.sequence, position: message.position, window: held };
-          view.apply(change);
+          view.apply(change, { animated: false });
         } else {
           state = { sections, sequence: message.sequence, position: message.position, window: held };
           view.reset(sections);
