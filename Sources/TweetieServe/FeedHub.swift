@@ -96,10 +96,10 @@ final class FeedHub: Sendable {
             state.cachedSnapshots = [:]
             // A snapshot delivery is its sequence's snapshot, already encoded: the first client of a
             // new feed or window takes it instead of paying for a second encoding of every row.
-            if delivery.event.name != "change" {
+            if let reason = delivery.event.snapshotReason {
                 var snapshot = frame
                 snapshot.arrived = nil
-                state.cachedSnapshots[delivery.event.name == "reset" ? "reset" : "initial"] = (delivery.event.sequence, snapshot)
+                state.cachedSnapshots[reason] = (delivery.event.sequence, snapshot)
             }
             guard state.ready else {
                 state.ready = true

@@ -70,6 +70,12 @@ struct FeedEvent: Sendable {
     var sequence: UInt64 { position.sequence }
     /// The message JSON (one line, no newline).
     var json: Data
+
+    /// The event name of a snapshot with `reason` (`initial` or `reset`).
+    static func snapshotName(reason: String?) -> String { reason == "reset" ? "reset" : "snapshot" }
+
+    /// The reason of the snapshot this event carries (`initial` or `reset`), `nil` for a change.
+    var snapshotReason: String? { name == "change" ? nil : name == "reset" ? "reset" : "initial" }
 }
 
 /// Encodes a snapshot of the feed's sections after one delivery, with reason `initial` or `reset`.
@@ -118,10 +124,10 @@ struct FeedSource: Sendable {
             let encoder = RecordJSON.encoder()
             for try await update in feed.updates {
                 let message = builder.message(for: update)
-                let name = message.type == "snapshot" ? (message.reason == "reset" ? "reset" : "snapshot") : "change"
+                let name = message.type == "snapshot" ? FeedEvent.snapshotName(reason: message.reason) : "change"
                 let event = FeedEvent(name: name, position: message.position, json: try encoder.encode(message))
                 let snapshot: SnapshotMaker = { [builder] reason in
-                    FeedEvent(name: reason == "reset" ? "reset" : "snapshot", position: update.position,
+                    FeedEvent(name: FeedEvent.snapshotName(reason: reason), position: update.position,
                               json: try RecordJSON.encoder().encode(builder.snapshot(of: update, reason: reason)))
                 }
                 await deliver(FeedDelivery(event: event, snapshot: snapshot))

@@ -127,7 +127,7 @@ struct FeedHubTests {
             let event = FeedEvent(name: "snapshot", position: position, json: json)
             await deliver(FeedDelivery(event: event) { reason in
                 made.withLock { $0 += 1 }
-                return FeedEvent(name: reason == "reset" ? "reset" : "snapshot", position: position, json: json)
+                return FeedEvent(name: FeedEvent.snapshotName(reason: reason), position: position, json: json)
             })
             try await Task.sleep(for: .seconds(3600))
         }, unchanged: { _, _ in false })
