@@ -260,7 +260,7 @@ extension LiveQueryCore {
     /// whole read is made again, with four times as many: every read is one consistent snapshot.
     ///
     /// - Precondition: the walk is in the query's order (``ScanPlan/walkIsSorted``).
-    func readWindow(limit: Int, force: Bool, fresh: Bool = false) throws -> WindowRead? {
+    func readWindow(limit: Int, force: Bool, fresh: Bool) throws -> WindowRead? {
         precondition(scan.walkIsSorted, "a window that holds its rows only needs a walk in the query's order")
         let plan = self.plan, scan = self.scan, descriptor = self.descriptor, path = store.path
         var copyCount = limit + 1 + limit / 4 + 8
