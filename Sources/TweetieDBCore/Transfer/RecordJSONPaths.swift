@@ -23,7 +23,7 @@ package struct RecordJSONPaths<R: Record>: Sendable {
         } else {
             append = { record, writer, out in try writer.append(record, to: &out) }
         }
-        if let readable = R.self as? any JSONObjectReadable.Type {
+        if let readable = R.self as? any (Record & JSONObjectReadable).Type {
             decodeParsed = Self.objectReader(readable)
         } else {
             decodeParsed = { json, parsed, reader in try reader.decode(R.self, from: json, parsed: parsed) }
@@ -45,7 +45,7 @@ package struct RecordJSONPaths<R: Record>: Sendable {
         return unsafeBitCast(typed, to: (@Sendable (R, inout RecordJSONWriter, inout [UInt8]) throws -> Void).self)
     }
 
-    private static func objectReader<W: JSONObjectReadable>(_: W.Type)
+    private static func objectReader<W: Record & JSONObjectReadable>(_: W.Type)
         -> @Sendable (_ json: UnsafeRawBufferPointer, _ parsed: JSONTape?, _ reader: inout RecordJSONReader) throws -> R {
         let typed: @Sendable (UnsafeRawBufferPointer, JSONTape?, inout RecordJSONReader) throws -> W = { json, parsed, reader in
             try reader.decodeObject(W.self, from: json, parsed: parsed)
