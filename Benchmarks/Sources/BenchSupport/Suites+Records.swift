@@ -112,7 +112,8 @@ extension Suites {
     /// timed upserts, and of its timed scans.
     ///
     /// The scans are interleaved because this machine switches between a fast and a slow phase
-    /// every few seconds (the same scan takes 60 or 100 ms; see BENCHMARKS.md): a pass takes
+    /// every few seconds (the same scan takes 60 or 100 ms; see docs/benchmark-findings.md, "Reading
+    /// the figures"): a pass takes
     /// about a second, so the variants compared within a pass ran in the same phase far
     /// more often than when each variant's scans followed its own upsert (and GRDB's six-second
     /// upsert came between them). The untimed run before each timed one, and the shuffled

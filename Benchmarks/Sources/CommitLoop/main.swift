@@ -11,7 +11,7 @@ import TweetieSync
 // `--changes 100`: each commit is suite 4's write instead (a ``ChangeBatch`` of K changes at
 // random places: 40 % inserts, 40 % updates that move `created`, 20 % deletes), without the
 // observer, from one writer, so the write call's cost at `--preload 10000` and `--preload 1000000`
-// can be compared (BENCHMARKS.md, "Suite 4's write call, page by page").
+// can be compared (docs/benchmark-findings.md, "Observation and changesets").
 //
 // `--raw 1` or `--raw 5`: the same commits through LMDB's C API alone (suite 2's rows "against
 // LMDB alone": the record only, or with the 4 entries a store commit writes beside it), no store.

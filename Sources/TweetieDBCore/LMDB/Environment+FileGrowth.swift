@@ -6,7 +6,8 @@ import Glibc
 ///
 /// Without `MDB_WRITEMAP` (never set here) LMDB grows the file by writing pages past its end; the
 /// `fdatasync` of such a commit must then also commit the new size, which on ext4 is a journal
-/// commit: about one small commit in seven paid it (BENCHMARKS.md, "Durable commits"). So at the
+/// commit: about one small commit in seven paid it (docs/benchmark-findings.md, "Writes and
+/// commits"). So at the
 /// start of a write transaction, under LMDB's writer lock (no other writer, in any process, is
 /// writing pages), when less than ``fileGrowthLowWater`` bytes of the file lie past the last
 /// committed page, zeros are written past the end — real blocks, not `fallocate`'s unwritten

@@ -24,8 +24,8 @@ struct ExportEncoder {
     /// Pieces a batch is cut into per worker. A worker takes the next piece when it is done with
     /// one, so a worker that loses its core for a while (to the kernel's writeback, another
     /// process) delays the batch by a piece, not by half of it, and the other worker is not left
-    /// waiting at the batch's end. Measured against one slice per worker in BENCHMARKS.md
-    /// ("Export and import in pieces"): 1M records 15–28 % faster on two cores.
+    /// waiting at the batch's end. Measured against one slice per worker in
+    /// docs/benchmark-findings.md ("Export and import"): 1M records 15–28 % faster on two cores.
     static let piecesPerWorker = 8
 
     let workers: Int

@@ -64,7 +64,7 @@ final class ImportBatch {
     /// Pieces a batch is cut into per worker. A worker takes the next piece when it is done with
     /// one, so a worker that loses its core for a while — to the writer thread applying the batch
     /// before, which runs beside the workers — delays the batch by a piece, not by half of it.
-    /// Measured against one slice per worker in BENCHMARKS.md ("Export and import in pieces").
+    /// Measured against one slice per worker in docs/benchmark-findings.md ("Export and import").
     static let piecesPerWorker = 8
 
     let workers: Int

@@ -141,8 +141,8 @@ final class StressRun {
         defer { try? FileManager.default.removeItem(atPath: backup) }
         try store.backup(to: backup, compact: true)
         summary.compactedSize = Self.fileSize(backup + "/data.mdb")
-        // The pages LMDB used, not the zeros the store wrote ahead of it ("The file grows ahead",
-        // BENCHMARKS.md): those are a deliberate step of up to an eighth of the file.
+        // The pages LMDB used, not the zeros the store wrote ahead of it (docs/benchmark-findings.md,
+        // "Writes and commits"): those are a deliberate step of up to an eighth of the file.
         let ratio = Double(summary.usedSizeAfter) / Double(max(1, summary.compactedSize))
         if ratio > summary.maxFileRatio {
             var why = ""
