@@ -35,7 +35,7 @@ final class LiveQueryCore<R: Record, Key: Comparable & Sendable> {
     @usableFromInline let plan: QueryPlan<R>
     /// The walk of ``plan``, for the inlinable ``initialRows()``.
     @usableFromInline let scan: ScanPlan
-    @usableFromInline let keyOf: (R, [UInt8], EncodedKey) -> Key
+    @usableFromInline let keyOf: (R, EncodedKey) -> Key
     let isModified: ((R, R) -> Bool)?
     private let decoder = RecordDecoder()
     /// Each matching record's results key, by primary key (see ``PrimaryKeyBytes`` for why not `[UInt8]`).
@@ -44,7 +44,7 @@ final class LiveQueryCore<R: Record, Key: Comparable & Sendable> {
     @usableFromInline var lastPosition = ChangeLogPosition.origin
     var lastSequence: UInt64 { lastPosition.sequence }
 
-    init(store: Store, query: Query<R>, fields: [ObservedField<R>]?, keyOf: @escaping (R, [UInt8], EncodedKey) -> Key) throws {
+    init(store: Store, query: Query<R>, fields: [ObservedField<R>]?, keyOf: @escaping (R, EncodedKey) -> Key) throws {
         self.store = store
         descriptor = try store.descriptor(for: R.self)
         // The core tracks every matching record; offset and limit are applied when delivering.
@@ -103,7 +103,7 @@ final class LiveQueryCore<R: Record, Key: Comparable & Sendable> {
                 if let bytes {
                     let record = try decode(bytes, primaryKey: primaryKey)
                     if plan.matches(record, primaryKey: primaryKey) {
-                        newKey = keyOf(record, primaryKey, plan.sortKey(of: record, primaryKey: primaryKey))
+                        newKey = keyOf(record, plan.sortKey(of: record, primaryKey: primaryKey))
                         newValue = record
                     }
                 }
@@ -146,7 +146,7 @@ extension LiveQueryCore {
         var chunk: [UInt8] = []
         var chunkEnds: [Int] = []
         var ends: [Int] = []
-        var primaryKeys: [[UInt8]] = []
+        var primaryKeys: [PrimaryKeyBytes] = []
         var walkedKeys: [EncodedKey] = []
         lastPosition = try store.read { reader in
             let transaction = reader.transaction
@@ -165,7 +165,7 @@ extension LiveQueryCore {
                 }
                 chunk.append(contentsOf: bytes)
                 ends.append(chunk.count)
-                primaryKeys.append(Array(primaryKey))
+                primaryKeys.append(PrimaryKeyBytes(primaryKey))
                 if scan.walkIsSorted { walkedKeys.append(EncodedKey(copying: walked, inverted: scan.reverse)) }
                 return true
             }
@@ -180,7 +180,7 @@ extension LiveQueryCore {
         let sharing = SharedStringTable()
         var keys: [Key] = []
         var values: [R] = []
-        var matched: [[UInt8]] = []
+        var matched: [PrimaryKeyBytes] = []
         keys.reserveCapacity(ends.count)
         values.reserveCapacity(ends.count)
         if !predicates.isEmpty { matched.reserveCapacity(ends.count) }
@@ -196,14 +196,14 @@ extension LiveQueryCore {
                     do {
                         value = try R._decodeStored(UnsafeRawBufferPointer(rebasing: buffer[start..<ends[record]]), sharing: sharing)
                     } catch {
-                        throw descriptor.decodingFailed(error, key: primaryKeys[record], typeName: "\(R.self)", path: path)
+                        throw descriptor.decodingFailed(error, key: primaryKeys[record].bytes, typeName: "\(R.self)", path: path)
                     }
                     if !predicates.isEmpty {
                         guard predicates.allSatisfy({ $0(value) }) else { continue }
                         matched.append(primaryKeys[record])
                     }
-                    let sortKey = scan.walkIsSorted ? walkedKeys[record] : plan.sortKey(of: value, primaryKey: primaryKeys[record])
-                    keys.append(keyOf(value, primaryKeys[record], sortKey))
+                    let sortKey = scan.walkIsSorted ? walkedKeys[record] : plan.sortKey(of: value, primaryKey: primaryKeys[record].bytes)
+                    keys.append(keyOf(value, sortKey))
                     values.append(value)
                 }
             }
@@ -226,7 +226,7 @@ extension LiveQueryCore {
         }
         var table = [PrimaryKeyBytes: Key](minimumCapacity: keys.count)
         for (primaryKey, key) in zip(primaryKeys, keys) {
-            table[PrimaryKeyBytes(primaryKey)] = key
+            table[primaryKey] = key
         }
         self.keys = table
         return (keys, values)
@@ -325,7 +325,7 @@ extension LiveQueryCore {
                         throw descriptor.decodingFailed(error, key: primaryKeys[index], typeName: "\(R.self)", path: path)
                     }
                     guard plan.query.predicates.allSatisfy({ $0(value) }) else { continue }
-                    rows.append((primaryKeys[index], keyOf(value, primaryKeys[index], walkedKeys[index]), value))
+                    rows.append((primaryKeys[index], keyOf(value, walkedKeys[index]), value))
                 }
             }
             if rows.count <= limit && !exhausted {

@@ -133,7 +133,7 @@ public struct QueryObservation<R: Record>: AsyncSequence, Sendable {
             let signal = self.signal
             // Subscribe before reading, so that no commit can slip between the read and the subscription.
             subscription = store.notifier.subscribe { signal.signal() }
-            let core = try LiveQueryCore<R, EncodedKey>(store: store, query: query, fields: observation.fields) { _, _, sortKey in sortKey }
+            let core = try LiveQueryCore<R, EncodedKey>(store: store, query: query, fields: observation.fields) { _, sortKey in sortKey }
             self.core = core
             tree = try observation.initialResults(core)
             window = windowOf(tree)

@@ -32,7 +32,7 @@ public struct SectionedQueryObservation<S: Hashable & Comparable & Sendable, R: 
     let rowKey: RowKey
 
     @usableFromInline
-    typealias RowKey = @Sendable (R, [UInt8], EncodedKey) -> SectionedRowKey<S>
+    typealias RowKey = @Sendable (R, EncodedKey) -> SectionedRowKey<S>
 
     @usableFromInline
     typealias InitialResults = @Sendable (LiveQueryCore<R, SectionedRowKey<S>>) throws
@@ -309,7 +309,7 @@ extension Store {
         modificationsOf fields: [ObservedField<R>]? = nil, everyCommit: Bool = false, sectionsFollowQueryOrder: Bool = false
     ) -> SectionedQueryObservation<S, R> {
         SectionedQueryObservation(store: self, query: query, fields: fields, everyCommit: everyCommit,
-                                  sectionsFollowQueryOrder: sectionsFollowQueryOrder, rowKey: { [descending = sectionOrder == .descending] record, _, sortKey in
+                                  sectionsFollowQueryOrder: sectionsFollowQueryOrder, rowKey: { [descending = sectionOrder == .descending] record, sortKey in
             SectionedRowKey(section: sectionOf(record), sectionsDescending: descending, row: sortKey)
         }) { core in
             var rows = try core.initialRows()
