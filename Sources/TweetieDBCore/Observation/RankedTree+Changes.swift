@@ -24,7 +24,7 @@ extension RankedTree {
     /// print(new.map(\.value))                 // ["c", "a"]
     /// print(changeset.deletions, changeset.moves) // [1] [Move(from: 2, to: 0)]
     /// ```
-    public func applying(_ changes: [RowChange<Key, Value>]) -> (tree: RankedTree, changeset: Changeset) {
+    @usableFromInline package func applying(_ changes: [RowChange<Key, Value>]) -> (tree: RankedTree, changeset: Changeset) {
         let resolution = ChangesetBuilder.resolve(self, changes, mustMove: nil)
         return (resolution.tree, resolution.changeset)
     }

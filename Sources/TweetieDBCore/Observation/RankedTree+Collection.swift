@@ -1,15 +1,15 @@
 extension RankedTree: RandomAccessCollection {
     /// The position of the first element (always 0).
-    public var startIndex: Int { 0 }
+    @usableFromInline package var startIndex: Int { 0 }
 
     /// One past the last position (equal to ``count``).
-    public var endIndex: Int { root.count }
+    @usableFromInline package var endIndex: Int { root.count }
 
     /// The position after `index`.
-    public func index(after index: Int) -> Int { index + 1 }
+    @usableFromInline package func index(after index: Int) -> Int { index + 1 }
 
     /// The position before `index`.
-    public func index(before index: Int) -> Int { index - 1 }
+    @usableFromInline package func index(before index: Int) -> Int { index - 1 }
 
     /// An iterator that walks the leaves directly: O(1) amortized per element,
     /// O(log n) to start.
@@ -19,7 +19,7 @@ extension RankedTree: RandomAccessCollection {
     ///     print(key, value)
     /// }
     /// ```
-    public func makeIterator() -> Iterator {
+    @usableFromInline package func makeIterator() -> Iterator {
         Iterator(root: root, start: 0, count: count)
     }
 
@@ -31,7 +31,7 @@ extension RankedTree: RandomAccessCollection {
     /// let tree = RankedTree(sortedUniqueElements: (0..<100).map { (key: $0, value: $0 * 2) })
     /// for element in tree.elements(in: 10..<13) { print(element.value) } // 20 22 24
     /// ```
-    public func elements(in range: Range<Int>) -> ElementSequence {
+    @usableFromInline package func elements(in range: Range<Int>) -> ElementSequence {
         precondition(
             range.lowerBound >= 0 && range.upperBound <= count,
             "RankedTree.elements(in:): range \(range) is out of bounds 0..<\(count)"
@@ -45,13 +45,13 @@ extension RankedTree: RandomAccessCollection {
     /// let tree = RankedTree(sortedUniqueElements: [(key: 1, value: "a"), (key: 2, value: "b")])
     /// print(Array(tree.elements(in: 1..<2)).map(\.value)) // ["b"]
     /// ```
-    public struct ElementSequence: Sequence {
+    @usableFromInline package struct ElementSequence: Sequence {
         let root: RankedTreeNode<Key, Value>
         /// The positions covered.
-        public let range: Range<Int>
+        @usableFromInline package let range: Range<Int>
 
         /// The number of elements, exactly.
-        public var underestimatedCount: Int { range.count }
+        @usableFromInline package var underestimatedCount: Int { range.count }
 
         /// An iterator positioned at the start of ``range``.
         ///
@@ -59,7 +59,7 @@ extension RankedTree: RandomAccessCollection {
         /// var iterator = RankedTree<Int, Int>().elements(in: 0..<0).makeIterator()
         /// print(iterator.next() == nil) // true
         /// ```
-        public func makeIterator() -> Iterator {
+        @usableFromInline package func makeIterator() -> Iterator {
             Iterator(root: root, start: range.lowerBound, count: range.count)
         }
     }
@@ -70,7 +70,7 @@ extension RankedTree: RandomAccessCollection {
     /// var iterator = RankedTree(sortedUniqueElements: [(key: 1, value: "a")]).makeIterator()
     /// print(iterator.next()!.key) // 1
     /// ```
-    public struct Iterator: IteratorProtocol {
+    @usableFromInline package struct Iterator: IteratorProtocol {
         /// Internal nodes from the root down to the current leaf, with the child being visited.
         private var path: [(node: RankedTreeNode<Key, Value>, slot: Int)] = []
         private var leaf: RankedTreeNode<Key, Value> {
@@ -111,7 +111,7 @@ extension RankedTree: RandomAccessCollection {
         /// var iterator = RankedTree<Int, Int>().makeIterator()
         /// print(iterator.next() == nil) // true
         /// ```
-        public mutating func next() -> (key: Key, value: Value)? {
+        @usableFromInline package mutating func next() -> (key: Key, value: Value)? {
             guard remaining > 0 else { return nil }
             if offset == leafKeys.count { advanceToNextLeaf() }
             let element = (key: leafKeys[offset], value: leafValues[offset])
@@ -141,7 +141,7 @@ extension RankedTree: RandomAccessCollection {
 extension RankedTree: Equatable where Value: Equatable {
     /// Whether both trees hold the same keys with equal values, O(n)
     /// (O(1) when they share their root).
-    public static func == (lhs: RankedTree, rhs: RankedTree) -> Bool {
+    @usableFromInline package static func == (lhs: RankedTree, rhs: RankedTree) -> Bool {
         if lhs.root === rhs.root { return true }
         guard lhs.count == rhs.count else { return false }
         var left = lhs.makeIterator()
@@ -159,7 +159,7 @@ extension RankedTree: CustomStringConvertible {
     /// ```swift
     /// print(RankedTree(sortedUniqueElements: [(key: 1, value: "a")])) // RankedTree(count: 1, keys: [1])
     /// ```
-    public var description: String {
+    @usableFromInline package var description: String {
         let shown = elements(in: 0..<Swift.min(count, 5)).map { "\($0.key)" }
         let suffix = count > 5 ? ", …" : ""
         return "RankedTree(count: \(count), keys: [\(shown.joined(separator: ", "))\(suffix)])"

@@ -7,7 +7,7 @@ extension RankedTree {
     /// let tree = RankedTree(sortedUniqueElements: [(key: 5, value: "x")])
     /// print(tree[0].key) // 5
     /// ```
-    public subscript(position: Int) -> (key: Key, value: Value) {
+    @usableFromInline package subscript(position: Int) -> (key: Key, value: Value) {
         precondition(
             position >= 0 && position < count,
             "RankedTree subscript: position \(position) is out of bounds 0..<\(count)"
@@ -38,7 +38,7 @@ extension RankedTree {
     /// let tree = RankedTree(sortedUniqueElements: [(key: 1, value: ()), (key: 4, value: ())])
     /// print(tree.index(of: 4) as Any) // Optional(1)
     /// ```
-    public func index(of key: Key) -> Int? {
+    @usableFromInline package func index(of key: Key) -> Int? {
         var node = root
         var base = 0
         while !node.isLeaf {
@@ -58,7 +58,7 @@ extension RankedTree {
     /// let tree = RankedTree(sortedUniqueElements: [(key: 1, value: "a")])
     /// print(tree.contains(1)) // true
     /// ```
-    public func contains(_ key: Key) -> Bool {
+    @usableFromInline package func contains(_ key: Key) -> Bool {
         value(for: key) != nil
     }
 
@@ -68,7 +68,7 @@ extension RankedTree {
     /// let tree = RankedTree(sortedUniqueElements: [(key: 1, value: "a")])
     /// print(tree.value(for: 1) ?? "-") // "a"
     /// ```
-    public func value(for key: Key) -> Value? {
+    @usableFromInline package func value(for key: Key) -> Value? {
         var node = root
         while !node.isLeaf {
             let slot = node.childSlot(for: key)
@@ -86,7 +86,7 @@ extension RankedTree {
     /// let tree = RankedTree(sortedUniqueElements: [(key: 10, value: ()), (key: 20, value: ())])
     /// print(tree.insertionIndex(for: 15)) // 1
     /// ```
-    public func insertionIndex(for key: Key) -> Int {
+    @usableFromInline package func insertionIndex(for key: Key) -> Int {
         var node = root
         var base = 0
         while !node.isLeaf {
@@ -106,7 +106,7 @@ extension RankedTree {
     /// let tree = RankedTree(sortedUniqueElements: [(key: 3, value: ()), (key: 8, value: ())])
     /// print(tree.partitionIndex { $0 >= 5 }) // 1
     /// ```
-    public func partitionIndex(where isInSecondPart: (Key) throws -> Bool) rethrows -> Int {
+    @usableFromInline package func partitionIndex(where isInSecondPart: (Key) throws -> Bool) rethrows -> Int {
         var node = root
         var base = 0
         while !node.isLeaf {

@@ -17,7 +17,7 @@ extension RankedTree {
     /// print(tree.insert("b", for: 3)) // 0
     /// ```
     @discardableResult
-    public mutating func insert(_ value: Value, for key: Key) -> Int {
+    @usableFromInline package mutating func insert(_ value: Value, for key: Key) -> Int {
         insert(value, for: key, replacingExisting: true).index
     }
 
@@ -48,7 +48,7 @@ extension RankedTree {
     /// print(tree.updateValue("z", for: 2) as Any) // nil
     /// ```
     @discardableResult
-    public mutating func updateValue(_ value: Value, for key: Key) -> Int? {
+    @usableFromInline package mutating func updateValue(_ value: Value, for key: Key) -> Int? {
         guard contains(key) else { return nil }
         return insert(value, for: key, replacingExisting: true).index
     }
@@ -66,7 +66,7 @@ extension RankedTree {
     /// print(tree.remove(2)!.index) // 1
     /// ```
     @discardableResult
-    public mutating func remove(_ key: Key) -> (index: Int, value: Value)? {
+    @usableFromInline package mutating func remove(_ key: Key) -> (index: Int, value: Value)? {
         guard contains(key) else { return nil }
         return removeExisting(key)
     }

@@ -17,7 +17,8 @@
 /// print(snapshot[0].value)      // "a" – the snapshot is unaffected
 /// print(tree.index(of: 20)!)    // 0
 /// ```
-public struct RankedTree<Key: Comparable, Value> {
+@usableFromInline
+package struct RankedTree<Key: Comparable, Value> {
     /// The root node; an empty tree has an empty leaf root.
     @usableFromInline var root: RankedTreeNode<Key, Value>
 
@@ -27,7 +28,7 @@ public struct RankedTree<Key: Comparable, Value> {
     /// let tree = RankedTree<String, Int>()
     /// print(tree.isEmpty) // true
     /// ```
-    public init() {
+    @usableFromInline package init() {
         root = RankedTreeNode(leafKeys: [], values: [])
     }
 
@@ -39,7 +40,7 @@ public struct RankedTree<Key: Comparable, Value> {
     /// let tree = RankedTree(sortedUniqueElements: [(key: 1, value: "a"), (key: 2, value: "b")])
     /// print(tree.count) // 2
     /// ```
-    public init<Elements: Sequence>(sortedUniqueElements elements: Elements)
+    @usableFromInline package init<Elements: Sequence>(sortedUniqueElements elements: Elements)
     where Elements.Element == (key: Key, value: Value) {
         var keys: [Key] = []
         var values: [Value] = []
@@ -114,10 +115,10 @@ public struct RankedTree<Key: Comparable, Value> {
     }
 
     /// The number of elements, O(1).
-    public var count: Int { root.count }
+    @usableFromInline package var count: Int { root.count }
 
     /// Whether the tree has no elements, O(1).
-    public var isEmpty: Bool { root.count == 0 }
+    @usableFromInline package var isEmpty: Bool { root.count == 0 }
 }
 
 extension RankedTree: Sendable where Key: Sendable, Value: Sendable {}

@@ -15,22 +15,23 @@
 /// let insert = RowChange<Int, String>(oldKey: nil, newKey: 3, newValue: "new", contentChanged: true)
 /// let delete = RowChange<Int, String>(oldKey: 7, newKey: nil, newValue: nil, contentChanged: true)
 /// ```
-public struct RowChange<Key, Value> {
+@usableFromInline
+package struct RowChange<Key, Value> {
     /// The row's key in the old results, or `nil` if it was not in them.
-    public var oldKey: Key?
+    @usableFromInline package var oldKey: Key?
     /// The row's key in the new results, or `nil` if it is not in them.
-    public var newKey: Key?
+    @usableFromInline package var newKey: Key?
     /// The row's value in the new results (required when ``newKey`` is set).
-    public var newValue: Value?
+    @usableFromInline package var newValue: Value?
     /// Whether the record's stored contents changed.
-    public var contentChanged: Bool
+    @usableFromInline package var contentChanged: Bool
 
     /// Creates a row change.
     ///
     /// ```swift
     /// let change = RowChange(oldKey: 2, newKey: 9, newValue: "moved", contentChanged: true)
     /// ```
-    public init(oldKey: Key?, newKey: Key?, newValue: Value?, contentChanged: Bool) {
+    @usableFromInline package init(oldKey: Key?, newKey: Key?, newValue: Value?, contentChanged: Bool) {
         self.oldKey = oldKey
         self.newKey = newKey
         self.newValue = newValue

@@ -19,7 +19,7 @@ extension SectionedResults {
     /// ])
     /// print(changeset.sectionInsertions) // [2]
     /// ```
-    public func applying(
+    @usableFromInline package func applying(
         _ changes: [RowChange<Key, Value>]
     ) -> (results: SectionedResults, changeset: SectionedChangeset) {
         let sectionKeyOf = self.sectionKeyOf

@@ -17,17 +17,18 @@
 /// let results = SectionedResults(rows: rows) { $0.day }
 /// print(results.numberOfSections, results[RowPath(section: 1, row: 0)].value) // 2 b
 /// ```
-public struct SectionedResults<SectionKey: Hashable & Comparable, Key: Comparable, Value> {
+@usableFromInline
+package struct SectionedResults<SectionKey: Hashable & Comparable, Key: Comparable, Value> {
     /// All rows in flat order (sections are contiguous runs).
-    public private(set) var rows: RankedTree<Key, Value>
+    @usableFromInline package private(set) var rows: RankedTree<Key, Value>
     /// Section key → number of rows, for the non-empty sections.
-    public private(set) var sections: RankedTree<SectionKey, Int>
+    @usableFromInline package private(set) var sections: RankedTree<SectionKey, Int>
     /// Extracts a row's section key from its key (monotone in key order).
     ///
     /// ```swift
     /// print(results.sectionKeyOf(results.rows[0].key))
     /// ```
-    public let sectionKeyOf: @Sendable (Key) -> SectionKey
+    @usableFromInline package let sectionKeyOf: @Sendable (Key) -> SectionKey
 
     /// Groups `rows` into sections, O(n).
     ///
@@ -37,7 +38,7 @@ public struct SectionedResults<SectionKey: Hashable & Comparable, Key: Comparabl
     /// let results = SectionedResults(rows: RankedTree<Int, String>()) { $0 / 10 }
     /// print(results.numberOfSections) // 0
     /// ```
-    public init(rows: RankedTree<Key, Value>, sectionKeyOf: @escaping @Sendable (Key) -> SectionKey) {
+    @usableFromInline package init(rows: RankedTree<Key, Value>, sectionKeyOf: @escaping @Sendable (Key) -> SectionKey) {
         self.init(rows: rows, sections: Self.sections(of: rows.lazy.map(\.key), sectionKeyOf: sectionKeyOf), sectionKeyOf: sectionKeyOf)
     }
 
@@ -83,15 +84,15 @@ public struct SectionedResults<SectionKey: Hashable & Comparable, Key: Comparabl
     }
 
     /// The number of (non-empty) sections, O(1).
-    public var numberOfSections: Int { sections.count }
+    @usableFromInline package var numberOfSections: Int { sections.count }
 
     /// The number of rows in section `section`, O(log S).
-    public func numberOfRows(inSection section: Int) -> Int {
+    @usableFromInline package func numberOfRows(inSection section: Int) -> Int {
         sections[section].value
     }
 
     /// The key of section `section`, O(log S).
-    public func sectionKey(at section: Int) -> SectionKey {
+    @usableFromInline package func sectionKey(at section: Int) -> SectionKey {
         sections[section].key
     }
 
@@ -101,7 +102,7 @@ public struct SectionedResults<SectionKey: Hashable & Comparable, Key: Comparabl
     /// ```swift
     /// print(results.flatStart(ofSectionKey: results.sectionKey(at: 1)))
     /// ```
-    public func flatStart(ofSectionKey sectionKey: SectionKey) -> Int {
+    @usableFromInline package func flatStart(ofSectionKey sectionKey: SectionKey) -> Int {
         rows.partitionIndex { sectionKeyOf($0) >= sectionKey }
     }
 
@@ -110,7 +111,7 @@ public struct SectionedResults<SectionKey: Hashable & Comparable, Key: Comparabl
     /// ```swift
     /// print(results.flatIndex(for: RowPath(section: 1, row: 0)))
     /// ```
-    public func flatIndex(for path: RowPath) -> Int {
+    @usableFromInline package func flatIndex(for path: RowPath) -> Int {
         precondition(
             path.section >= 0 && path.section < numberOfSections
                 && path.row >= 0 && path.row < numberOfRows(inSection: path.section),
@@ -124,7 +125,7 @@ public struct SectionedResults<SectionKey: Hashable & Comparable, Key: Comparabl
     /// ```swift
     /// print(results.rowPath(forFlatIndex: 0)) // [0, 0]
     /// ```
-    public func rowPath(forFlatIndex flatIndex: Int) -> RowPath {
+    @usableFromInline package func rowPath(forFlatIndex flatIndex: Int) -> RowPath {
         let sectionKey = sectionKeyOf(rows[flatIndex].key)
         guard let section = sections.index(of: sectionKey) else {
             preconditionFailure("SectionedResults: section \(sectionKey) of flat row \(flatIndex) is missing from the section index")
@@ -137,12 +138,12 @@ public struct SectionedResults<SectionKey: Hashable & Comparable, Key: Comparabl
     /// ```swift
     /// print(results.rowPath(of: results.rows[0].key)!) // [0, 0]
     /// ```
-    public func rowPath(of key: Key) -> RowPath? {
+    @usableFromInline package func rowPath(of key: Key) -> RowPath? {
         rows.index(of: key).map(rowPath(forFlatIndex:))
     }
 
     /// The row at `path`, O(log n).
-    public subscript(path: RowPath) -> (key: Key, value: Value) {
+    @usableFromInline package subscript(path: RowPath) -> (key: Key, value: Value) {
         rows[flatIndex(for: path)]
     }
 
@@ -151,13 +152,13 @@ public struct SectionedResults<SectionKey: Hashable & Comparable, Key: Comparabl
     /// ```swift
     /// for (key, value) in results.rows(inSection: 0) { print(key, value) }
     /// ```
-    public func rows(inSection section: Int) -> RankedTree<Key, Value>.ElementSequence {
+    @usableFromInline package func rows(inSection section: Int) -> RankedTree<Key, Value>.ElementSequence {
         let start = flatStart(ofSectionKey: sectionKey(at: section))
         return rows.elements(in: start..<(start + numberOfRows(inSection: section)))
     }
 
     /// All rows as nested arrays, one per section, O(n) (initial rendering and tests).
-    public func sectionArrays() -> [[(key: Key, value: Value)]] {
+    @usableFromInline package func sectionArrays() -> [[(key: Key, value: Value)]] {
         var result: [[(key: Key, value: Value)]] = []
         result.reserveCapacity(numberOfSections)
         var iterator = rows.makeIterator()
