@@ -17,6 +17,7 @@ struct RemoteRecord: Sendable {
 extension Replicator {
     /// Pulls every server change after the pull cursor (a snapshot first for a new device, or for
     /// one behind the server's pruning horizon), in batches; returns when none is left.
+    @discardableResult
     public func pull(progress: (@Sendable (_ done: Int, _ total: Int) -> Void)? = nil) async throws -> PullSummary {
         try await withRegisteredLink { try await pull(on: $0, progress: progress) }
     }

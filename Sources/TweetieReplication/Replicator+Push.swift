@@ -39,6 +39,7 @@ struct PushPlan: Sendable {
 
 extension Replicator {
     /// Pushes every local change made since the push cursor, in batches; returns when none is left.
+    @discardableResult
     public func push() async throws -> PushSummary {
         try await withRegisteredLink { try await push(on: $0) }
     }

@@ -27,7 +27,7 @@ final class Scratch: @unchecked Sendable {
             try await body(scratch)
         } catch {
             scratch.close()
-            try? psql(server, "DROP DATABASE \(name) WITH (FORCE)")
+            _ = try? psql(server, "DROP DATABASE \(name) WITH (FORCE)")
             throw error
         }
         scratch.close()
