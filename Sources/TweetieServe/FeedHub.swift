@@ -31,7 +31,7 @@ final class FeedHub: Sendable {
     private struct Client {
         var queue = CircularBuffer<SSEFrame>()
         /// The reason of the snapshot the client must get before its queue (`initial` or `reset`).
-        var pendingSnapshot: String?
+        var pendingSnapshot: FeedSnapshotReason?
         var waiter: CheckedContinuation<Pull, Never>?
     }
 
@@ -49,7 +49,7 @@ final class FeedHub: Sendable {
         var history = CircularBuffer<(previous: UInt64, sequence: UInt64, frame: SSEFrame)>()
         var snapshot: SnapshotMaker?
         /// The snapshot frames of ``sequence`` encoded so far, by reason.
-        var cachedSnapshots: [String: (sequence: UInt64, frame: SSEFrame)] = [:]
+        var cachedSnapshots: [FeedSnapshotReason: (sequence: UInt64, frame: SSEFrame)] = [:]
         /// The position of the last message (``sequence`` with its commit id).
         var position = ChangeLogPosition.origin
         var lastUse = ContinuousClock.now
@@ -128,7 +128,7 @@ final class FeedHub: Sendable {
             waiter.resume(returning: .frame(frame))
         } else if state.clients[id]!.queue.count >= queueBound {
             state.clients[id]!.queue.removeAll()
-            state.clients[id]!.pendingSnapshot = "reset"
+            state.clients[id]!.pendingSnapshot = .reset
             metrics.slowClientResets.increment()
         } else {
             state.clients[id]!.queue.append(frame)
@@ -173,12 +173,12 @@ final class FeedHub: Sendable {
             if let failure = state.failure { throw failure }
             var client = Client()
             if after == nil {
-                client.pendingSnapshot = "initial"
+                client.pendingSnapshot = .initial
             } else if let boundary, boundary >= state.base,
                       case let frames = state.history.filter({ $0.previous >= boundary }).map(\.frame), frames.count <= queueBound {
                 client.queue.append(contentsOf: frames)
             } else {
-                client.pendingSnapshot = "reset"
+                client.pendingSnapshot = .reset
             }
             let id = state.nextID
             state.nextID += 1
@@ -192,7 +192,7 @@ final class FeedHub: Sendable {
     /// The client's next frame, waiting for one; `.closed` once the client was removed or the feed
     /// ended. Cancelling the calling task removes the client.
     func next(_ id: Int) async throws -> Pull {
-        let reason: String? = state.withLock { $0.clients[id]?.pendingSnapshot }
+        let reason: FeedSnapshotReason? = state.withLock { $0.clients[id]?.pendingSnapshot }
         if let reason {
             return try snapshot(reason: reason) { state, frame in
                 guard state.clients[id] != nil else { return .closed }
@@ -264,12 +264,12 @@ final class FeedHub: Sendable {
             return state.position
         }
         if unchanged(position) { return (position, nil) }
-        return try snapshot(reason: "initial") { state, frame in (state.position, frame.data) }
+        return try snapshot(reason: .initial) { state, frame in (state.position, frame.data) }
     }
 
     /// Takes the snapshot frame of the current sequence (encoding it if no one did yet), then runs
     /// `body` under the lock if no message arrived meanwhile (else starts again).
-    private func snapshot<T: Sendable>(reason: String, _ body: (inout State, SSEFrame) -> T) throws -> T {
+    private func snapshot<T: Sendable>(reason: FeedSnapshotReason, _ body: (inout State, SSEFrame) -> T) throws -> T {
         while true {
             let (sequence, frame) = try encoding.withLock { _ in try snapshotFrame(reason: reason) }
             let result: T? = state.withLock { state in
@@ -283,7 +283,7 @@ final class FeedHub: Sendable {
     /// The `reason` snapshot frame of the current sequence: from the cache, or encoded (outside the
     /// state's lock) and cached. Callers hold ``encoding``: a client that asks while another
     /// encodes waits for that frame instead of making its own copy.
-    private func snapshotFrame(reason: String) throws -> (sequence: UInt64, frame: SSEFrame) {
+    private func snapshotFrame(reason: FeedSnapshotReason) throws -> (sequence: UInt64, frame: SSEFrame) {
         let (maker, sequence, cached) = try state.withLock { state in
             if let failure = state.failure { throw failure }
             return (state.snapshot!, state.sequence, state.cachedSnapshots[reason])

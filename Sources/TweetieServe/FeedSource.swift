@@ -72,14 +72,14 @@ struct FeedEvent: Sendable {
     var json: Data
 
     /// The event name of a snapshot with `reason` (`initial` or `reset`).
-    static func snapshotName(reason: String?) -> String { reason == "reset" ? "reset" : "snapshot" }
+    static func snapshotName(reason: FeedSnapshotReason?) -> String { reason == .reset ? "reset" : "snapshot" }
 
     /// The reason of the snapshot this event carries (`initial` or `reset`), `nil` for a change.
-    var snapshotReason: String? { name == "change" ? nil : name == "reset" ? "reset" : "initial" }
+    var snapshotReason: FeedSnapshotReason? { name == "change" ? nil : name == "reset" ? .reset : .initial }
 }
 
 /// Encodes a snapshot of the feed's sections after one delivery, with reason `initial` or `reset`.
-typealias SnapshotMaker = @Sendable (_ reason: String) throws -> FeedEvent
+typealias SnapshotMaker = @Sendable (_ reason: FeedSnapshotReason) throws -> FeedEvent
 
 /// What a feed's observation delivers: the message, encoded, and how to snapshot its sections.
 struct FeedDelivery: Sendable {
@@ -124,7 +124,7 @@ struct FeedSource: Sendable {
             let encoder = RecordJSON.encoder()
             for try await update in feed.updates {
                 let message = builder.message(for: update)
-                let name = message.type == "snapshot" ? FeedEvent.snapshotName(reason: message.reason) : "change"
+                let name = message.type == .snapshot ? FeedEvent.snapshotName(reason: message.reason) : "change"
                 let event = FeedEvent(name: name, position: message.position, json: try encoder.encode(message))
                 let snapshot: SnapshotMaker = { [builder] reason in
                     FeedEvent(name: FeedEvent.snapshotName(reason: reason), position: update.position,

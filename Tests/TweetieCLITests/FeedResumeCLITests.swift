@@ -25,13 +25,13 @@ struct FeedResumeCLITests {
         defer { follower.stop() }
         let line = try #require(try follower.nextLine(timeout: 60))
         let reset = try Self.message(line)
-        #expect(reset.type == "snapshot" && reset.reason == "reset" && reset.sequence == last)
+        #expect(reset.type == .snapshot && reset.reason == .reset && reset.sequence == last)
         let once = try CLI.run(arguments + ["--once"]).output
         #expect(line + "\n" == once.replacingOccurrences(of: #""reason":"initial""#, with: #""reason":"reset""#))
         // Then the changes, as without --after.
         #expect(try CLI.run(["tweets", "delete", "--force", String(reset.sections![0].rows[0].id), "--db", db.path]).status == 0)
         let change = try Self.message(try #require(try follower.nextLine(timeout: 60)))
-        #expect(change.type == "change" && change.sequence == last + 1 && change.rowDeletions == [[0, 0]])
+        #expect(change.type == .change && change.sequence == last + 1 && change.rowDeletions == [[0, 0]])
     }
 
     /// A renderer at sequence S; the database restored from a backup taken before S and written
@@ -56,7 +56,7 @@ struct FeedResumeCLITests {
         let follower = try CLI.start(arguments + ["--follow", "--after", held.position.description])
         defer { follower.stop() }
         let reset = try Self.message(try #require(try follower.nextLine(timeout: 60)))
-        #expect(reset.type == "snapshot" && reset.reason == "reset")
+        #expect(reset.type == .snapshot && reset.reason == .reset)
         #expect(Set(reset.sections!.flatMap(\.rows).map(\.id)) == Set(ids[0..<3]).union(ids[6...]))
     }
 

@@ -29,7 +29,7 @@ struct FeedSpecTests {
             #expect(message.position.sequence == message.sequence && (message.sequence == 0 || message.position.commitID != nil),
                     "position \(message.position) of sequence \(message.sequence)")
             if let last = messages.last { #expect(message.sequence > last.sequence, "sequences strictly increase") }
-            if message.type == "change" {
+            if message.type == .change {
                 // Point 2: no row operation points into an inserted section or out of a deleted one.
                 let inserted = Set((message.sectionInsertions ?? []).map(\.index))
                 let deleted = Set(message.sectionDeletions ?? [])
@@ -83,7 +83,7 @@ struct FeedSpecTests {
         defer { follower.stop() }
         var renderer = Renderer<TimelineRow>(checker: try Self.checker())
         try Self.follow(follower, &renderer, until: 1)
-        #expect(renderer.messages.first?.reason == "initial")
+        #expect(renderer.messages.first?.reason == .initial)
         #expect(try CLI.run(["sync", "--simulated", "--seed", "5", "--ticks", "30", "--db", db.path]).status == 0)
         // Catches up with the database: a window hears only of the commits that change it, so
         // it follows until it shows what a fresh one does.

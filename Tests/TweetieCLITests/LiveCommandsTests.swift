@@ -132,7 +132,7 @@ struct MoreCommandsTests {
         let feed = try CLI.run(["feed", "person", "author4", "--db", db.path, "--now", "2018-12-12T00:00:00Z"])
         #expect(feed.status == 0, "\(feed.stderr)")
         let snapshot = try RecordJSON.decoder().decode(FeedMessage<TimelineRow>.self, from: Data(feed.output.split(separator: "\n")[0].utf8))
-        #expect(snapshot.feed == "person author4" && snapshot.reason == "initial")
+        #expect(snapshot.feed == "person author4" && snapshot.reason == .initial)
         #expect(snapshot.sections?.map(\.key) == ["all"])
         #expect(snapshot.sections?[0].rows.map(\.id) == [65, 35, 5])
         let reads = try CLI.run(["bench", "reads", "--db", db.path, "--rounds", "2", "--format", "json"])

@@ -37,7 +37,7 @@ struct ServeTests {
         mutating func apply(_ event: ServerSentEvent) throws {
             let message = try RecordJSON.decoder().decode(FeedMessage<Row>.self, from: Data(event.data.utf8))
             #expect(event.id == message.position.description, "id is the position")
-            let expected = message.type == "change" ? "change" : (message.reason == "reset" ? "reset" : "snapshot")
+            let expected = message.type == .change ? "change" : (message.reason == .reset ? "reset" : "snapshot")
             #expect(event.name == expected)
             try state.apply(message)
             events.append(event)

@@ -176,7 +176,7 @@ final class ViewModelObserver: Sendable {
                             var samples: [UInt64] = [], bytes = 0
                             for _ in 0..<7 {
                                 let begin = Nanoseconds.monotonic()
-                                bytes = try RecordJSON.encoder().encode(builder.snapshot(of: update, reason: "initial")).count
+                                bytes = try RecordJSON.encoder().encode(builder.snapshot(of: update, reason: .initial)).count
                                 samples.append(Nanoseconds.monotonic() - begin)
                             }
                             observer.snapshot.withLock { $0 = (samples, bytes) }

@@ -54,9 +54,9 @@ public struct FeedBuilder<Row: Codable & Sendable & Hashable>: Sendable {
     /// `reset`): what a client that joins after it, or fell behind, gets.
     ///
     /// ```swift
-    /// let message = builder.snapshot(of: update, reason: "reset")
+    /// let message = builder.snapshot(of: update, reason: .reset)
     /// ```
-    public func snapshot(of update: SectionedUpdate<Row>, reason: String) -> FeedMessage<Row> {
+    public func snapshot(of update: SectionedUpdate<Row>, reason: FeedSnapshotReason) -> FeedMessage<Row> {
         var message = FeedMessage(snapshot: Array(update.sections), feed: feed, position: update.position, reason: reason)
         message.window = Self.window(of: update)
         return message
@@ -70,12 +70,12 @@ public struct FeedBuilder<Row: Codable & Sendable & Hashable>: Sendable {
     ///
     /// ```swift
     /// let message = builder.message(for: update)
-    /// if message.type == "snapshot" { print(message.sections?.count ?? 0, "sections") }
+    /// if message.type == .snapshot { print(message.sections?.count ?? 0, "sections") }
     /// ```
     public mutating func message(for update: SectionedUpdate<Row>) -> FeedMessage<Row> {
         if update.isInitial {
             defer { isFirst = false }
-            return snapshot(of: update, reason: isFirst ? "initial" : "reset")
+            return snapshot(of: update, reason: isFirst ? .initial : .reset)
         }
         // Only the rows the change names are made (O(k log n)); inserted sections are carried whole.
         let sections = update.sections

@@ -7,6 +7,31 @@ import Foundation
 /// ```
 public typealias FeedPath = [Int]
 
+/// What a feed message is: its `type` on the wire.
+///
+/// ```swift
+/// if message.type == .snapshot { … }
+/// ```
+public enum FeedMessageKind: String, Codable, Sendable, Hashable {
+    /// Every section, complete: a renderer replaces its copy.
+    case snapshot
+    /// A changeset to apply to the renderer's copy.
+    case change
+}
+
+/// Why a snapshot was sent: its `reason` on the wire.
+///
+/// ```swift
+/// if message.reason == .reset { print("started over") }
+/// ```
+public enum FeedSnapshotReason: String, Codable, Sendable, Hashable {
+    /// The feed's first message.
+    case initial
+    /// The feed fell behind the change log, or resumed from a position it cannot continue from,
+    /// and starts over.
+    case reset
+}
+
 /// One line of a change feed (NDJSON): a snapshot or a change. See `schemas/tweetie-feed.schema.json`.
 ///
 /// A renderer keeps a copy of the sections: it replaces its copy on every snapshot and applies
@@ -96,9 +121,9 @@ public struct FeedMessage<Row: Codable & Sendable & Hashable>: Codable, Sendable
     /// `snapshot` or `change`.
     ///
     /// ```swift
-    /// if message.type == "snapshot" { … }
+    /// if message.type == .snapshot { … }
     /// ```
-    public var type: String
+    public var type: FeedMessageKind
     /// The feed's name (`list icanzilb/RxSwift`, `person icanzilb`, `people icanzilb/RxSwift`).
     public var feed: String
     /// The database change-log sequence the message brings the renderer to. Sequences strictly
@@ -109,7 +134,7 @@ public struct FeedMessage<Row: Codable & Sendable & Hashable>: Codable, Sendable
     /// sequence: a database restored from a backup reaches the same sequences with other commits.
     public var position: ChangeLogPosition
     /// For a snapshot: `initial`, or `reset` when the feed fell behind the change log and starts over.
-    public var reason: String?
+    public var reason: FeedSnapshotReason?
     /// For a snapshot: every section, complete.
     public var sections: [FeedSection<Row>]?
     /// For a change: old section indices to delete (with their rows).
@@ -143,9 +168,9 @@ public struct FeedMessage<Row: Codable & Sendable & Hashable>: Codable, Sendable
     /// ```swift
     /// let message = FeedMessage(snapshot: sections, feed: "list icanzilb/RxSwift", position: update.position)
     /// ```
-    public init(snapshot sections: [FeedSection<Row>], feed: String, position: ChangeLogPosition, reason: String = "initial") {
+    public init(snapshot sections: [FeedSection<Row>], feed: String, position: ChangeLogPosition, reason: FeedSnapshotReason = .initial) {
         version = Self.formatVersion
-        type = "snapshot"
+        type = .snapshot
         self.feed = feed
         sequence = position.sequence
         self.position = position
@@ -160,7 +185,7 @@ public struct FeedMessage<Row: Codable & Sendable & Hashable>: Codable, Sendable
     /// ```
     public init(changeFor feed: String, position: ChangeLogPosition) {
         version = Self.formatVersion
-        type = "change"
+        type = .change
         self.feed = feed
         sequence = position.sequence
         self.position = position

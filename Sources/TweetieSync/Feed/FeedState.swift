@@ -60,7 +60,7 @@ public struct FeedState<Row: Codable & Sendable & Hashable>: Sendable, Hashable 
         guard message.position.sequence == message.sequence else {
             throw InvalidMessage(description: "position \(message.position) does not name the message's sequence \(message.sequence)")
         }
-        if message.type == "snapshot" {
+        if message.type == .snapshot {
             let rows = message.sections ?? []
             try Self.check(message.window, holds: rows.reduce(0) { $0 + $1.rows.count })
             sections = rows
@@ -68,7 +68,6 @@ public struct FeedState<Row: Codable & Sendable & Hashable>: Sendable, Hashable 
             window = message.window
             return
         }
-        guard message.type == "change" else { throw InvalidMessage(description: "unknown message type '\(message.type)'") }
         let changeset = SectionedChangeset(
             sectionDeletions: message.sectionDeletions ?? [],
             sectionInsertions: (message.sectionInsertions ?? []).map(\.index),

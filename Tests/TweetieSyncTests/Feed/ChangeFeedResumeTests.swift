@@ -55,7 +55,7 @@ struct ChangeFeedResumeTests {
         let feed = ChangeFeed.list(Sample.list, store: store, sections: .day, now: Self.now)
         var state = FeedState<TimelineRow>()
         let snapshot = try await Self.fresh(feed)
-        #expect(snapshot.type == "snapshot" && snapshot.reason == "initial")
+        #expect(snapshot.type == .snapshot && snapshot.reason == .initial)
         try state.apply(snapshot)
 
         // Commits that change no tweet: the renderer's sections are still current.
@@ -63,7 +63,7 @@ struct ChangeFeedResumeTests {
         try await store.write { try $0.add(Sample.user(10, "yan")) }
         let change = try #require(try await Self.firstMessage({ ChangeFeed(name: feed.name, updates: ListTimelineViewModel.tweets(
             of: Sample.list, in: store, sections: .day, now: $0)) }, after: snapshot.position) { try await Self.ingest(4, into: store) })
-        #expect(change.type == "change")
+        #expect(change.type == .change)
         #expect(change.sequence == snapshot.sequence + 3)
         try state.apply(change)
         #expect(state.sections == (try await Self.fresh(feed)).sections)
@@ -80,23 +80,23 @@ struct ChangeFeedResumeTests {
         // keys, not the rows the renderer holds), so it starts over.
         try await Self.ingest(4, into: store)
         let reset = try #require(try await Pull(feed.messages(after: snapshot.position, moves: false)).next())
-        #expect(reset.type == "snapshot" && reset.reason == "reset")
+        #expect(reset.type == .snapshot && reset.reason == .reset)
         #expect(reset.sections?.flatMap(\.rows).map(\.id) == [4])
         #expect(reset.sections == (try await Self.fresh(feed)).sections)
         // A sequence the store never reached (another database, or a renderer from the future).
         let ahead = try #require(try await Pull(feed.messages(after: ChangeLogPosition(sequence: reset.sequence + 1, commitID: 7))).next())
-        #expect(ahead.type == "snapshot" && ahead.reason == "reset")
+        #expect(ahead.type == .snapshot && ahead.reason == .reset)
         // The current sequence without its commit id (a version-2 renderer's Last-Event-ID), or
         // with another commit's id: it cannot be told from another history, so it starts over.
         for doubtful in [ChangeLogPosition(sequence: reset.sequence, commitID: nil),
                          ChangeLogPosition(sequence: reset.sequence, commitID: (reset.position.commitID ?? 0) &+ 1)] {
             let again = try #require(try await Pull(feed.messages(after: doubtful)).next())
-            #expect(again.type == "snapshot" && again.reason == "reset", "\(doubtful)")
+            #expect(again.type == .snapshot && again.reason == .reset, "\(doubtful)")
         }
         // The sequence of the current state: nothing until the next change.
         let change = try #require(try await Self.firstMessage({ ChangeFeed(name: feed.name, updates: PersonTimelineViewModel.tweets(
             of: "bob", in: store, sections: .none, now: $0)) }, after: reset.position) { try await Self.ingest(5, into: store) })
-        #expect(change.type == "change" && change.rowInsertions?.map(\.row.id) == [5])
+        #expect(change.type == .change && change.rowInsertions?.map(\.row.id) == [5])
     }
 
     @Test func aRendererBehindTheLogGetsAResetSnapshot() async throws {
@@ -110,7 +110,7 @@ struct ChangeFeedResumeTests {
         let range = try #require(try await store.read { try $0.changeLogRange() })
         #expect(range.lowerBound > snapshot.sequence + 1)
         let reset = try #require(try await Pull(feed.messages(after: snapshot.position)).next())
-        #expect(reset.type == "snapshot" && reset.reason == "reset")
+        #expect(reset.type == .snapshot && reset.reason == .reset)
     }
 
     /// A database restored from an older backup and written again reaches the renderer's sequence
@@ -135,7 +135,7 @@ struct ChangeFeedResumeTests {
 
         let restoredFeed = ChangeFeed.list(Sample.list, store: restored, sections: .day, now: Self.now)
         let first = try #require(try await Pull(restoredFeed.messages(after: state.position)).next())
-        #expect(first.type == "snapshot" && first.reason == "reset")
+        #expect(first.type == .snapshot && first.reason == .reset)
         try state.apply(first)
         #expect(state.sections == (try await Self.fresh(restoredFeed)).sections)
         #expect(state.sections.flatMap(\.rows).map(\.id).sorted() == [2, 3, 7, 8])

@@ -99,7 +99,7 @@ struct SectionedUpdatesLazinessTests {
         let second = try #require(try await updates.next())
         #expect(made.value == 0)
         let change = builder.message(for: second)
-        #expect(change.type == "change")
+        #expect(change.type == .change)
         #expect(change.rowInsertions?.map(\.row.id) == [n + 1])
         #expect(change.rowInsertions?.map(\.at) == [[0, 1]])
         #expect(made.value == 1, "a one-row change makes its one row, not the timeline's \(n + 1)")

@@ -39,7 +39,7 @@ struct FeedWindowTests {
         let grown = try await next()
         #expect(grown.rowCount == 25 && grown.window?.hasMore == true)
         let message = builder.message(for: grown)
-        #expect(message.type == "change" && message.window == FeedMessage<TimelineRow>.Window(limit: 25, more: true))
+        #expect(message.type == .change && message.window == FeedMessage<TimelineRow>.Window(limit: 25, more: true))
         // Each of the 15 is named, in a section the window had or in one it gains.
         #expect(message.windowEntered?.count == 15)
         #expect(message.rowDeletions == [] && message.windowLeft == [])
