@@ -335,8 +335,20 @@ extension Record {
     static var indexCount: Int { indexes.count }
 
     static func makeDescriptor(in environment: Environment, create: Bool) throws -> CollectionDescriptor {
-        let records = try environment.database(named: collectionName, create: create)
-        let indexDatabases = try indexes.map { try environment.database(named: "\(collectionName)#\($0.name)", create: create) }
+        // Without `create` (a read-only store), a collection or index this database never held
+        // cannot be made: say which, and how to get it, rather than LMDB's "does not exist".
+        func open(_ name: String, _ what: @autoclosure () -> String) throws -> Database {
+            do {
+                return try environment.database(named: name, create: create)
+            } catch let error as StoreError where error.code == .notFound && !create {
+                throw StoreError(.notFound, operation: "open", database: name, path: environment.path,
+                                 message: "\(what()) is not in this database, and a store opened read-only cannot create it: open the database once with write access (which creates it), or open it without \(Self.self)")
+            }
+        }
+        let records = try open(collectionName, "the collection '\(collectionName)' of \(Self.self)")
+        let indexDatabases = try indexes.map { index in
+            try open("\(collectionName)#\(index.name)", "the index '\(index.name)' of \(Self.self)'s collection '\(collectionName)'")
+        }
         return CollectionDescriptor(Self.self, records: records, indexDatabases: indexDatabases)
     }
 

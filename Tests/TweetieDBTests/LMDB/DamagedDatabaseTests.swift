@@ -231,6 +231,16 @@ struct DamagedDatabaseTests {
             #expect(denied?.message.hasPrefix("permission denied") == true)
         }
 
+        // Read-only with a record type the database never held: the collection is named, and
+        // nothing is created.
+        let unknown = #expect(throws: StoreError.self) {
+            try Store.open(at: dir.sub("db"), configuration: configuration, collections: [Post.self, Member.self])
+        }
+        #expect(unknown?.code == .notFound && unknown?.database == "members")
+        #expect(unknown?.message.hasPrefix("the collection 'members' of Member is not in this database, and a store opened read-only cannot create it") == true,
+                "\(unknown?.message ?? "")")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: dir.sub("db/data.mdb"))) == before)
+
         // Read-only on a directory without a database: a clear error, nothing created.
         try FileManager.default.createDirectory(atPath: dir.sub("none"), withIntermediateDirectories: true)
         let missing = #expect(throws: StoreError.self) {
