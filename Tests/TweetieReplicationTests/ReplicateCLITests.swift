@@ -87,6 +87,30 @@ struct ReplicateCLITests {
         }
     }
 
+    /// A user who cannot write a database that was never replicated: one sentence that says so,
+    /// before any connection is tried, and the database is left as it was.
+    @Test func aReadOnlyDatabaseNeverReplicatedIsOneSentence() throws {
+        guard let user = try TestUser.prepare() else { return }
+        let work = TemporaryDirectory("replicate-cli-read-only")
+        let db = work.sub("db")
+        defer {
+            chmod(db, 0o700)
+            work.remove()
+        }
+        #expect(try ChildProcess.run(Self.db, ["sync", "--simulated", "--ticks", "1", "--db", db]).status == 0)
+        for file in ["data.mdb", "lock.mdb"] { chmod(db + "/" + file, 0o444) }
+        chmod(db, 0o555)
+        chmod(work.path, 0o755)
+        let before = try Data(contentsOf: URL(fileURLWithPath: db + "/data.mdb"))
+        let result = try ChildProcess.run(URL(fileURLWithPath: "/usr/bin/setpriv"),
+                                          Array(user.setpriv.dropFirst()) + [Self.replicate.path, "status", "--db", db, "--postgres", "postgres://nobody@127.0.0.1:1/none"],
+                                          environment: ["TWEETIE_POSTGRES_URL": nil])
+        #expect(result.status == 1, "\(result.stderr)")
+        #expect(result.stderr.contains("\(db) has never been replicated, and this user cannot write it"), "\(result.stderr)")
+        #expect(result.stderr.split(separator: "\n").count == 1, "one sentence: \(result.stderr)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: db + "/data.mdb")) == before)
+    }
+
     /// The roles of Tests/Postgres/cluster: `tweetie_login` logs in with a password only,
     /// `tweetie_tls` over TLS only.
     @Test func passwordsAndTLSAreUsedAndAWrongPasswordIsOneSentence() async throws {

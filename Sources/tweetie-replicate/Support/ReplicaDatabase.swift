@@ -23,9 +23,23 @@ struct ReplicaDatabaseOptions: ParsableArguments {
         try TweetieDatabase.open(at: resolvedPath, additionalCollections: Replicator.metadataCollections)
     }
 
-    /// Opens an existing store only.
+    /// Opens an existing store only, as tweetie-db's reading commands do: read-only when this user
+    /// cannot write it, with one line on stderr saying so and why.
     func openExisting() throws -> Store {
-        try TweetieDatabase.openExisting(at: resolvedPath, additionalCollections: Replicator.metadataCollections).store
+        let path = resolvedPath
+        let opened: (store: Store, readOnlyBecause: String?)
+        do {
+            opened = try TweetieDatabase.openExisting(at: path, additionalCollections: Replicator.metadataCollections)
+        } catch let error as StoreError where error.code == .notFound
+                    && Replicator.metadataCollections.contains(where: { error.database?.hasPrefix($0.collectionName) == true }) {
+            // Opened read-only (this user cannot write it), and it was never replicated.
+            throw ReplicationError(.storeNotReplicable, "\(path) has never been replicated, and this user cannot write it, so its replication state cannot be created: there is nothing to report or prune yet. Run tweetie-replicate run or once on it as a user who can write it first.")
+        }
+        let (store, readOnlyBecause) = opened
+        if let readOnlyBecause {
+            FileHandle.standardError.write(Data("tweetie-replicate: note: opened \(path) read-only (\(readOnlyBecause))\n".utf8))
+        }
+        return store
     }
 }
 
