@@ -7,31 +7,6 @@ import Foundation
 /// ```
 public typealias FeedPath = [Int]
 
-/// What a feed message is: its `type` on the wire.
-///
-/// ```swift
-/// if message.type == .snapshot { … }
-/// ```
-public enum FeedMessageKind: String, Codable, Sendable, Hashable {
-    /// Every section, complete: a renderer replaces its copy.
-    case snapshot
-    /// A changeset to apply to the renderer's copy.
-    case change
-}
-
-/// Why a snapshot was sent: its `reason` on the wire.
-///
-/// ```swift
-/// if message.reason == .reset { print("started over") }
-/// ```
-public enum FeedSnapshotReason: String, Codable, Sendable, Hashable {
-    /// The feed's first message.
-    case initial
-    /// The feed fell behind the change log, or resumed from a position it cannot continue from,
-    /// and starts over.
-    case reset
-}
-
 /// One line of a change feed (NDJSON): a snapshot or a change. See `schemas/tweetie-feed.schema.json`.
 ///
 /// A renderer keeps a copy of the sections: it replaces its copy on every snapshot and applies
