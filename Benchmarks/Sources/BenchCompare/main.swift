@@ -239,10 +239,10 @@ do {
                 let gParts = try await Suites.grdbNotification(peer: peer, live: &gLive, commits: grdbCommits)
                 let tStats = tParts.total, gStats = gParts.total
                 let suite = "4. Notification, n = \(Format.grouped(n)), k = 100"
-                report.add(suite, "its parts, p50 / p99: the write call (the commit) | write returned → changeset",
-                           tweetie: "\(Format.ms(tParts.write.p50)) / \(Format.ms(tParts.write.p99)) | \(Format.ms(tParts.afterWrite.p50)) / \(Format.ms(tParts.afterWrite.p99))",
+                report.add(suite, "its parts, p50 / p99: the write call (the commit); write returned → changeset",
+                           tweetie: "\(Format.ms(tParts.write.p50)) / \(Format.ms(tParts.write.p99)); \(Format.ms(tParts.afterWrite.p50)) / \(Format.ms(tParts.afterWrite.p99))",
                            peer: "GRDB ValueObservation + difference(from:)",
-                           peerValue: "\(Format.ms(gParts.write.p50)) / \(Format.ms(gParts.write.p99)) | \(Format.ms(gParts.afterWrite.p50)) / \(Format.ms(gParts.afterWrite.p99))",
+                           peerValue: "\(Format.ms(gParts.write.p50)) / \(Format.ms(gParts.write.p99)); \(Format.ms(gParts.afterWrite.p50)) / \(Format.ms(gParts.afterWrite.p99))",
                            ratio: Double(tParts.afterWrite.p50) / Double(max(1, gParts.afterWrite.p50)))
                 notificationParts[n] = tParts
                 report.add(suite, "commit → changeset p50 (lower is better)", tweetie: Format.ms(tStats.p50), peer: "GRDB ValueObservation + difference(from:)",
