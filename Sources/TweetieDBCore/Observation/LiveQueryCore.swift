@@ -242,7 +242,7 @@ extension LiveQueryCore {
         var hasMore: Bool
         /// Each key of the collection the change log named since the last read, with whether its
         /// record was rewritten; `nil` when the log no longer covers them all (a fresh start).
-        var touched: [[UInt8]: Bool]?
+        var touched: [PrimaryKeyBytes: Bool]?
     }
 
     /// Reads, in one read transaction, the change-log entries after the last one applied and the
@@ -270,7 +270,7 @@ extension LiveQueryCore {
             var primaryKeys: [[UInt8]] = []
             var walkedKeys: [EncodedKey] = []
             var exhausted = true
-            var touched: [[UInt8]: Bool]? = [:]
+            var touched: [PrimaryKeyBytes: Bool]? = [:]
             let (position, walked) = try store.read { reader -> (ChangeLogPosition, Bool) in
                 let lastPosition: ChangeLogPosition
                 if fresh {
@@ -282,9 +282,12 @@ extension LiveQueryCore {
                     if slice.isTruncated || slice.entries.contains(where: { $0.unlistedCollections.contains(descriptor.name) }) {
                         touched = nil
                     } else {
-                        var named: [[UInt8]: Bool] = [:]
+                        var named: [PrimaryKeyBytes: Bool] = [:]
                         for entry in slice.entries {
-                            for (key, kind) in entry.changes[descriptor.name] ?? [] { named[key] = (named[key] ?? false) || kind != .deleted }
+                            for (bytes, kind) in entry.changes[descriptor.name] ?? [] {
+                                let key = PrimaryKeyBytes(bytes)
+                                named[key] = (named[key] ?? false) || kind != .deleted
+                            }
                         }
                         touched = named
                         if named.isEmpty && !force { return (lastPosition, false) }

@@ -244,15 +244,15 @@ public struct SectionedQueryObservation<S: Hashable & Comparable & Sendable, R: 
             var left: [SectionedRowKey<S>] = []
             for (primaryKey, oldKey) in core.keys where newRows[primaryKey] == nil {
                 changes.append(RowChange(oldKey: oldKey, newKey: nil, newValue: nil, contentChanged: true))
-                if touched[primaryKey.bytes] == nil { left.append(oldKey) }
+                if touched[primaryKey] == nil { left.append(oldKey) }
             }
             for (primaryKey, row) in newRows {
                 let oldKey = core.keys[primaryKey]
-                var changed = touched[primaryKey.bytes] ?? false
+                var changed = touched[primaryKey] ?? false
                 if changed, let isModified = core.isModified, let oldKey, let oldValue = old.rows.value(for: oldKey) {
                     changed = isModified(oldValue, row.value)
                 }
-                if oldKey == nil, touched[primaryKey.bytes] == nil { entered.append(row.key) }
+                if oldKey == nil, touched[primaryKey] == nil { entered.append(row.key) }
                 if oldKey == row.key && !changed { continue }
                 changes.append(RowChange(oldKey: oldKey, newKey: row.key, newValue: row.value, contentChanged: oldKey == nil || changed))
             }
