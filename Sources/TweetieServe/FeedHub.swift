@@ -107,7 +107,7 @@ final class FeedHub: Sendable {
                 defer { state.readyWaiters = [] }
                 return state.readyWaiters
             }
-            if delivery.event.name == "change" {
+            if delivery.event.snapshotReason == nil {
                 state.history.append((previous, delivery.event.sequence, frame))
                 if state.history.count > historyBound { state.base = state.history.removeFirst().sequence }
             } else {

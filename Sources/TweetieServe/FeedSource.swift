@@ -62,8 +62,8 @@ public struct FeedSpec: Hashable, Sendable, CustomStringConvertible {
 
 /// One message of a feed, encoded once: its JSON as the feed schema defines it.
 struct FeedEvent: Sendable {
-    /// `snapshot`, `reset` or `change` (the SSE event name).
-    var name: String
+    /// The reason of the snapshot this event carries (`initial` or `reset`), `nil` for a change.
+    var snapshotReason: FeedSnapshotReason?
     /// The message's history position (its SSE `id`).
     var position: ChangeLogPosition
     /// The message's sequence.
@@ -71,11 +71,14 @@ struct FeedEvent: Sendable {
     /// The message JSON (one line, no newline).
     var json: Data
 
-    /// The event name of a snapshot with `reason` (`initial` or `reset`).
-    static func snapshotName(reason: FeedSnapshotReason?) -> String { reason == .reset ? "reset" : "snapshot" }
-
-    /// The reason of the snapshot this event carries (`initial` or `reset`), `nil` for a change.
-    var snapshotReason: FeedSnapshotReason? { name == "change" ? nil : name == "reset" ? .reset : .initial }
+    /// `snapshot`, `reset` or `change`: the SSE event name.
+    var name: String {
+        switch snapshotReason {
+        case nil: "change"
+        case .initial: "snapshot"
+        case .reset: "reset"
+        }
+    }
 }
 
 /// Encodes a snapshot of the feed's sections after one delivery, with reason `initial` or `reset`.
@@ -124,10 +127,10 @@ struct FeedSource: Sendable {
             let encoder = RecordJSON.encoder()
             for try await update in feed.updates {
                 let message = builder.message(for: update)
-                let name = message.type == .snapshot ? FeedEvent.snapshotName(reason: message.reason) : "change"
-                let event = FeedEvent(name: name, position: message.position, json: try encoder.encode(message))
+                let reason = message.type == .snapshot ? message.reason ?? .initial : nil
+                let event = FeedEvent(snapshotReason: reason, position: message.position, json: try encoder.encode(message))
                 let snapshot: SnapshotMaker = { [builder] reason in
-                    FeedEvent(name: FeedEvent.snapshotName(reason: reason), position: update.position,
+                    FeedEvent(snapshotReason: reason, position: update.position,
                               json: try RecordJSON.encoder().encode(builder.snapshot(of: update, reason: reason)))
                 }
                 await deliver(FeedDelivery(event: event, snapshot: snapshot))

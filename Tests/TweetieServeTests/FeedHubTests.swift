@@ -124,10 +124,10 @@ struct FeedHubTests {
         let position = ChangeLogPosition(sequence: 3, commitID: 0x5f3a9c0e12ab34cd)
         let json = Data(#"{"type":"snapshot","reason":"initial"}"#.utf8)
         let source = FeedSource(follow: { deliver in
-            let event = FeedEvent(name: "snapshot", position: position, json: json)
+            let event = FeedEvent(snapshotReason: .initial, position: position, json: json)
             await deliver(FeedDelivery(event: event) { reason in
                 made.withLock { $0 += 1 }
-                return FeedEvent(name: FeedEvent.snapshotName(reason: reason), position: position, json: json)
+                return FeedEvent(snapshotReason: reason, position: position, json: json)
             })
             try await Task.sleep(for: .seconds(3600))
         }, unchanged: { _, _ in false })
