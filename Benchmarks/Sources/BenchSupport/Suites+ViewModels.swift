@@ -107,10 +107,9 @@ extension Suites {
         let windowed = try await run("windowed view model", commits, mailbox: window.mailbox, newest: true)
         await window.stop()
         let snapshot = window.snapshot.withLock { $0 }
-        let (floor, floorStart) = try await StoreSectionedObserver.start(store: store, query: query)
+        let (floor, _) = try await StoreSectionedObserver.start(store: store, query: query)
         let storeStats = try await run("store observation", commits, mailbox: floor.mailbox)
         await floor.stop()
-        _ = floorStart
         // Starts against fetches, in rounds of one fetch, one store start and one view-model start:
         // each start is compared with fetches made seconds around it (this machine's speed drifts
         // within minutes), and each result is freed before the next is made.
