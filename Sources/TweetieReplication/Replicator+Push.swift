@@ -27,9 +27,11 @@ struct PushOutcome: Sendable {
     var conflict: Bool
 }
 
-/// The keys to push after the push cursor, and how far they reach in the change log.
+/// The keys changed after the push cursor, and how far they reach in the change log. Their
+/// values are read a batch at a time (``Replicator/items(of:from:reader:)``), while the batch
+/// before is on the server.
 struct PushPlan: Sendable {
-    var items: [PushItem] = []
+    var candidates: [(collection: ReplicatedCollection, key: String)] = []
     /// The last change-log sequence the plan covers.
     var endSequence: UInt64 = 0
     /// The log's last sequence when the plan was read.
@@ -46,10 +48,11 @@ extension Replicator {
 
     func push(on link: PostgresLink) async throws -> PushSummary {
         var summary = PushSummary()
-        // Three things overlap: the server's transaction for batch N, the local read (and JSON)
-        // of the plan after it, and the local write of batch N-1's outcomes. A plan whose keys
-        // meet a batch whose local write may not have committed when the plan was read is read
-        // again once it has, so it never compares against versions that write was to record.
+        // Four things overlap: the server's transaction for batch N, the local read (and JSON)
+        // of batch N+1 or of the plan after this one, and the local write of batch N-1's
+        // outcomes. A plan whose keys meet a batch whose local write may not have committed when
+        // the plan was read is read again once it has, so it never compares against versions
+        // that write was to record. The batches of one plan have no key in common.
         var pending: (task: Task<Void, any Error>, keys: Set<String>)?
         func settle() async throws {
             if let write = pending {
@@ -62,7 +65,8 @@ extension Replicator {
             var plan = try await store.read { [sequence = device.pushedSequence] in try self.plan(after: sequence, reader: $0) }
             while true {
                 summary.reconciled = summary.reconciled || plan.reconciled
-                if plan.items.isEmpty {
+                var (chunk, position) = try await store.read { [plan] in try self.items(of: plan, from: 0, reader: $0) }
+                if chunk.isEmpty {
                     try await settle()
                     device = try await self.device()
                     if plan.endSequence > device.pushedSequence || plan.lastSequence > device.pushedSequence {
@@ -77,14 +81,15 @@ extension Replicator {
                 // The keys whose local write may not have committed when `next` was read: the
                 // write in flight then, and the last chunk's, which starts after.
                 var unsettled = Set<String>()
-                var start = 0
-                while start < plan.items.count {
-                    let chunk = Array(plan.items[start..<min(plan.items.count, start + configuration.batchSize)])
-                    start += chunk.count
-                    let isLast = start == plan.items.count
-                    let sender = device, endSequence = plan.endSequence
-                    async let sent = pushBatch(chunk, device: sender, sequence: endSequence, on: link)
-                    if isLast, plan.endSequence < plan.lastSequence {
+                var covered = false
+                while !chunk.isEmpty {
+                    let isLast = position == plan.candidates.count
+                    let sender = device, endSequence = plan.endSequence, batch = chunk
+                    async let sent = pushBatch(batch, device: sender, sequence: endSequence, on: link)
+                    var following: (items: [PushItem], position: Int) = ([], position)
+                    if !isLast {
+                        following = try await store.read { [plan, position] in try self.items(of: plan, from: position, reader: $0) }
+                    } else if plan.endSequence < plan.lastSequence {
                         unsettled = pending?.keys ?? []
                         next = try await store.read { [sequence = plan.endSequence] in try self.plan(after: sequence, reader: $0) }
                     }
@@ -94,16 +99,28 @@ extension Replicator {
                     summary.adopted += outcomes.filter { !$0.wrote && !$0.conflict }.count
                     summary.conflicts += outcomes.filter(\.conflict).count
                     try await settle()
+                    let keys = Set(batch.map { ReplicatedKeyRecord.id(collection: $0.collection.name, key: $0.key) })
                     let finished = isLast ? plan : nil
-                    let keys = Set(chunk.map { ReplicatedKeyRecord.id(collection: $0.collection.name, key: $0.key) })
-                    pending = (Task { try await self.advanceCursor(plan: finished, outcomes: outcomes, items: chunk) }, keys)
-                    if isLast { unsettled.formUnion(keys) }
+                    pending = (Task { try await self.advanceCursor(plan: finished, outcomes: outcomes, items: batch) }, keys)
+                    if isLast {
+                        unsettled.formUnion(keys)
+                        covered = true
+                    }
+                    (chunk, position) = following
+                }
+                if !covered {
+                    // The plan's last keys needed no push: the cursor still moves past them.
+                    try await settle()
+                    try await advanceCursor(plan: plan, outcomes: [], items: [])
+                    if plan.endSequence < plan.lastSequence {
+                        next = try await store.read { [sequence = plan.endSequence] in try self.plan(after: sequence, reader: $0) }
+                    }
                 }
                 guard var following = next else {
                     try await settle()
                     return summary
                 }
-                if following.items.contains(where: { unsettled.contains(ReplicatedKeyRecord.id(collection: $0.collection.name, key: $0.key)) }) {
+                if following.candidates.contains(where: { unsettled.contains(ReplicatedKeyRecord.id(collection: $0.collection.name, key: $0.key)) }) {
                     try await settle()
                     following = try await store.read { [sequence = plan.endSequence] in try self.plan(after: sequence, reader: $0) }
                 }
@@ -116,9 +133,9 @@ extension Replicator {
         }
     }
 
-    /// Reads the keys changed after `sequence` (up to about a batch of them), or every key when
-    /// the log no longer reaches back there, and keeps those whose record differs from what the
-    /// server last had.
+    /// Reads the keys changed after `sequence` (whole log entries, until about a batch of keys),
+    /// or every key when the log no longer reaches back there. Which of them differ from what the
+    /// server last had is read a batch at a time, by ``items(of:from:reader:)``.
     func plan(after sequence: UInt64, reader: StoreReader) throws -> PushPlan {
         var plan = PushPlan()
         let slice = try reader.changeLog(after: sequence)
@@ -161,30 +178,41 @@ extension Replicator {
                 }
             }
         }
+        plan.candidates = candidates
+        return plan
+    }
+
+    /// The plan's keys from `start` whose record differs from what the server last had, with
+    /// their local values, up to a batch of them; and where the next batch starts.
+    func items(of plan: PushPlan, from start: Int, reader: StoreReader) throws -> (items: [PushItem], position: Int) {
+        var items: [PushItem] = []
         var coders = Coders()
-        for (collection, key) in candidates {
+        var position = start
+        while position < plan.candidates.count, items.count < configuration.batchSize {
+            let (collection, key) = plan.candidates[position]
+            position += 1
             let local = try coders[collection].localJSON(reader, key: key)
             let meta = try reader.get(ReplicatedKeyRecord.self, key: ReplicatedKeyRecord.id(collection: collection.name, key: key))
             let baseDigest = meta?.digest ?? RecordDigest.absent
             guard RecordDigest.of(json: local) != baseDigest else { continue }
-            plan.items.append(PushItem(collection: collection, key: key, local: local,
-                                       baseVersion: meta?.version ?? 0, baseDigest: baseDigest))
+            items.append(PushItem(collection: collection, key: key, local: local,
+                                  baseVersion: meta?.version ?? 0, baseDigest: baseDigest))
         }
-        return plan
+        return (items, position)
     }
 
-    /// One server transaction: locks the batch's keys, reads what the server holds, resolves
-    /// conflicts, writes the winners, logs the losers, and records the device's cursor.
+    /// One server transaction: locks the batch's keys, reads what the server holds and, in the
+    /// same statement, writes each key the server still has at the version the device last saw;
+    /// then resolves the rest's conflicts, writes their winners, logs the losers, and records the
+    /// device's cursor.
     func pushBatch(_ items: [PushItem], device: ReplicationDeviceRecord, sequence: UInt64, on link: PostgresLink) async throws -> [PushOutcome] {
         let names = items.map(\.collection.name)
         let keys = items.map(\.key)
         let values = items.map { $0.local ?? "" }
         let gone = items.map { $0.local == nil }
-        // Where the server still has the version the device last saw, its value cannot be the
-        // pushed one (that one's digest would have matched, and nothing would be pushed): the
-        // comparison, a second parse of the pushed JSON, and the server's value as text are only
-        // made where the versions differ.
         let bases = items.map(\.baseVersion)
+        let baseAbsent = items.map { $0.baseDigest == RecordDigest.absent }
+        let schemas = items.map { Int32($0.collection.schemaVersion) }
         let deviceID = device.deviceID.uuidString
         let sequenceText = String(sequence)
         return try await link.transaction { link in
@@ -203,12 +231,31 @@ extension Replicator {
                             ) AS buckets ORDER BY b
                         ) AS locked)
                 """)
+            // A key the server holds at the version the device last saw (or does not hold, as the
+            // device last saw it) takes the pushed value at once: the common case costs one
+            // statement, and the values cross the network and are parsed as JSON once. Where the
+            // server still has that version its value cannot be the pushed one (that one's digest
+            // would have matched, and nothing would be pushed), so the comparison and the
+            // server's value as text are only made where the versions differ. The statement's
+            // parts see the records as they were before its write.
             let rows = try await link.rows("""
-                SELECT i.n, r.version, r.deleted, CASE WHEN r.version = i.base THEN NULL ELSE r.record::text END, r.origin_device::text,
-                       CASE WHEN r.version = i.base THEN false WHEN i.gone THEN r.record IS NULL ELSE r.record = i.v::jsonb END
-                FROM unnest(\(names)::text[], \(keys)::text[], \(values)::text[], \(gone)::bool[], \(bases)::int8[])
-                     WITH ORDINALITY AS i(c, k, v, gone, base, n)
-                LEFT JOIN tweetie.records r ON r.collection = i.c AND r.key = i.k
+                WITH i AS MATERIALIZED (
+                    SELECT i.n, i.c, i.k, i.v, i.gone, i.base, i.absent, i.s,
+                           r.version AS rv, r.deleted AS rdel, r.record AS rrec, r.origin_device AS rorigin
+                    FROM unnest(\(names)::text[], \(keys)::text[], \(values)::text[], \(gone)::bool[], \(bases)::int8[],
+                                \(baseAbsent)::bool[], \(schemas)::int4[]) WITH ORDINALITY AS i(c, k, v, gone, base, absent, s, n)
+                    LEFT JOIN tweetie.records r ON r.collection = i.c AND r.key = i.k
+                ), w AS (
+                    INSERT INTO tweetie.records AS r (collection, key, record, schema_version)
+                    SELECT c, k, CASE WHEN gone THEN NULL ELSE v::jsonb END, s FROM i
+                    WHERE CASE WHEN rv IS NULL THEN absent ELSE rv = base END AND NOT (gone AND (rv IS NULL OR rdel))
+                    ON CONFLICT (collection, key) DO UPDATE SET record = EXCLUDED.record, schema_version = EXCLUDED.schema_version
+                    RETURNING r.collection, r.key, r.version
+                )
+                SELECT i.n, i.rv, i.rdel, w.version,
+                       CASE WHEN w.version IS NOT NULL OR i.rv = i.base THEN NULL ELSE i.rrec::text END, i.rorigin::text,
+                       CASE WHEN i.rv IS NULL OR i.rv = i.base THEN false WHEN i.gone THEN i.rrec IS NULL ELSE i.rrec = i.v::jsonb END
+                FROM i LEFT JOIN w ON w.collection = i.c AND w.key = i.k
                 ORDER BY i.n
                 """)
             var outcomes: [PushOutcome] = []
@@ -216,20 +263,22 @@ extension Replicator {
             var writeValues: [String?] = []
             var conflicts: [(index: Int, losing: String?, losingOrigin: String?, winning: String?, winningOrigin: String?)] = []
             for row in rows {
-                let (n, version, deleted, record, origin, same) = try row.decode((Int64, Int64?, Bool?, String?, String?, Bool?).self)
+                let (n, version, deleted, written, record, origin, same) = try row.decode((Int64, Int64?, Bool?, Int64?, String?, String?, Bool?).self)
                 let index = Int(n) - 1
                 let item = items[index]
                 let present = version != nil && deleted == false
                 let serverVersion = version ?? 0
-                if same == true || (item.local == nil && !present) {
-                    outcomes.append(PushOutcome(version: serverVersion, value: item.local, replacesLocal: false, wrote: false, conflict: false))
+                let unchangedOnServer = version == nil ? item.baseDigest == RecordDigest.absent : serverVersion == item.baseVersion
+                let adopts = same == true || (item.local == nil && !present)
+                guard (written != nil) == (unchangedOnServer && !adopts) else {
+                    throw ReplicationError(.server, "PostgreSQL at \(link.url) wrote \(item.collection.name)/\(item.key) against the push's rule (version \(serverVersion), last seen \(item.baseVersion)).")
+                }
+                if let written {
+                    outcomes.append(PushOutcome(version: written, value: item.local, replacesLocal: false, wrote: true, conflict: false))
                     continue
                 }
-                let unchangedOnServer = version == nil ? item.baseDigest == RecordDigest.absent : serverVersion == item.baseVersion
-                if unchangedOnServer {
-                    writes.append(index)
-                    writeValues.append(item.local)
-                    outcomes.append(PushOutcome(version: 0, value: item.local, replacesLocal: false, wrote: true, conflict: false))
+                if adopts {
+                    outcomes.append(PushOutcome(version: serverVersion, value: item.local, replacesLocal: false, wrote: false, conflict: false))
                     continue
                 }
                 let remote = try present ? record.map { try coders[item.collection].decode(key: item.key, json: $0).json } : nil
