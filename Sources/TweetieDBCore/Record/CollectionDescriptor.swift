@@ -15,7 +15,7 @@ final class CollectionDescriptor: @unchecked Sendable {
     @usableFromInline let name: String
     let schemaVersion: Int
     let typeID: ObjectIdentifier
-    let typeName: String
+    @usableFromInline let typeName: String
     let indexes: [IndexInfo]
     @usableFromInline let records: Database
     @usableFromInline let indexDatabases: [Database]
@@ -23,6 +23,9 @@ final class CollectionDescriptor: @unchecked Sendable {
     @usableFromInline let indexIsUnique: [Bool]
     /// The index entries (index position, LMDB key, LMDB value) of a stored record.
     let indexEntries: (_ bytes: UnsafeRawBufferPointer, _ primaryKey: [UInt8]) throws -> [(Int, [UInt8], [UInt8])]
+    /// The same into encoders reused from record to record, one per index (the entries a write
+    /// replaces, for a writer that does not know the record type).
+    let buildStoredEntries: (_ bytes: UnsafeRawBufferPointer, _ primaryKey: [UInt8], _ entries: inout [KeyEncoder]) throws -> Void
     /// Appends the stored record as a JSON object (for export) with the given writer. Safe to
     /// call from several threads at once, each with its own writer.
     let appendJSON: (_ bytes: UnsafeRawBufferPointer, _ writer: inout RecordJSONWriter, _ out: inout [UInt8]) throws -> Void
@@ -54,6 +57,13 @@ final class CollectionDescriptor: @unchecked Sendable {
         let indexList = R.indexes
         indexEntries = { bytes, primaryKey in
             CollectionDescriptor.entries(of: try RecordDecoder().decode(R.self, from: bytes), indexes: indexList, primaryKey: primaryKey)
+        }
+        buildStoredEntries = { bytes, primaryKey, entries in
+            let record = try RecordDecoder().decode(R.self, from: bytes)
+            for position in indexList.indices {
+                entries[position].reset()
+                indexList[position].appendEntryKey(of: record, primaryKey: primaryKey, to: &entries[position])
+            }
         }
         let paths = RecordJSONPaths<R>()
         appendJSON = { bytes, writer, out in try paths.append(try RecordDecoder().decode(R.self, from: bytes), &writer, &out) }

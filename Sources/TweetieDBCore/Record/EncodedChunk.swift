@@ -52,13 +52,6 @@ final class EncodedChunk: @unchecked Sendable {
         ends.append(buffer.count)
     }
 
-    /// Whether every index entry of record `record` fits LMDB's key size limit.
-    @inlinable
-    func entriesFit(ofRecord record: Int, indexCount: Int) -> Bool {
-        for position in 0..<indexCount where field(2 + position, ofRecord: record).count > Store.maxKeySize { return false }
-        return true
-    }
-
     /// The number of byte runs appended since the last reset.
     @inlinable
     var runCount: Int { ends.count }

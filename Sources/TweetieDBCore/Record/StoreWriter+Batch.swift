@@ -71,52 +71,20 @@ extension StoreWriter {
         }
         pipeline.start()
         defer { pipeline.stop() }
-        // A new record's entries go from the chunk to LMDB or to the held-back entries as they
-        // are, when no index is unique (a unique entry is checked against the index first):
-        // no copy of its key or entries, and what every record shares is read here, once.
-        // Anything else (an existing key, a key or entry over LMDB's limit) takes the general
-        // path below, which builds the same errors and outcomes as `add(_:update:)`.
-        let direct = !descriptor.indexIsUnique.contains(true)
-        let transaction = writeTransaction
-        let recordDatabase = descriptor.records
-        let indexDatabases = descriptor.indexDatabases
-        let pending = scratch.pending
-        let holdsBack = (0..<indexCount).map { scratch.isBatching && !descriptor.indexIsUnique[$0] }
+        // Each record's key, bytes and entries are read where they lie in the chunk, checked
+        // where a check can refuse them (a unique index, an entry or a key over LMDB's limit),
+        // and the record goes through the one put.
         for number in 0..<pipeline.chunkCount {
             let chunk = pipeline.waitForChunk(number)
             for record in 0..<chunk.count {
                 let rawKey = chunk.field(0, ofRecord: record)
                 let bytes = chunk.field(1, ofRecord: record)
-                var stored: UnsafeRawBufferPointer?
-                if direct && rawKey.count <= Store.maxKeySize && chunk.entriesFit(ofRecord: record, indexCount: indexCount) {
-                    stored = try transaction.putIfAbsent(rawKey: rawKey, rawValue: bytes, in: recordDatabase)
-                    if stored == nil {
-                        for position in 0..<indexCount {
-                            let entry = chunk.field(2 + position, ofRecord: record)
-                            if holdsBack[position] {
-                                try holdBack(entry, primaryKeyCount: rawKey.count, in: pending[position], descriptor: descriptor)
-                            } else {
-                                try transaction.putValue(rawKey: entry, rawValue: rawKey, in: indexDatabases[position])
-                            }
-                        }
-                        recorder.changes.recordInsert(descriptor.name, raw: rawKey)
-                        counts.inserted += 1
-                        continue
-                    }
-                }
-                let key = Array(rawKey)
-                for position in 0..<indexCount {
-                    scratch.newEntries[position].reset()
-                    scratch.newEntries[position].appendBytes(chunk.field(2 + position, ofRecord: record))
-                }
-                if let stored {
-                    // Put aside by the direct path: the key exists, so the record replaces it.
-                    counts.add(try replaceRecord(R.self, stored: stored, key: key, bytes: bytes, policy: policy, descriptor: descriptor))
-                    continue
-                }
-                try checkPrimaryKeySize(key, descriptor: descriptor)
-                try checkIndexEntries(key: key, descriptor: descriptor)
-                counts.add(try putRecord(R.self, key: key, bytes: bytes, policy: policy, descriptor: descriptor))
+                let entries = ChunkEntries(chunk, firstRun: record * chunk.fieldsPerRecord + 2)
+                if rawKey.count > Store.maxKeySize { try checkPrimaryKeySize(Array(rawKey), descriptor: descriptor) }
+                try checkIndexEntries(key: rawKey, entries: entries, descriptor: descriptor)
+                counts.add(try put(key: rawKey, bytes: bytes, entries: entries, policy: policy, descriptor: descriptor) { stored, key in
+                    try self.buildStoredEntries(of: R.self, stored, key: key)
+                })
             }
             if let failure = chunk.failure {
                 let key = records[chunk.first + chunk.count].encodedPrimaryKey

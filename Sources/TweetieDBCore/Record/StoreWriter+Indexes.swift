@@ -2,7 +2,7 @@
 /// adds, and rebuilding a collection's indexes.
 extension StoreWriter {
     /// Builds the entry key of every index of `record` in the scratch encoders, and checks them
-    /// (``checkIndexEntries(key:descriptor:)``).
+    /// (``checkIndexEntries(key:entries:descriptor:during:)``).
     @inlinable
     func prepareIndexEntries<R: Record>(of record: borrowing R, key: [UInt8], descriptor: CollectionDescriptor) throws {
         let indexes = R.indexes
@@ -14,47 +14,29 @@ extension StoreWriter {
             scratch.newEntries[position].reset()
             indexes[position].appendEntryKey(of: record, primaryKey: key, to: &scratch.newEntries[position])
         }
-        try checkIndexEntries(key: key, descriptor: descriptor)
+        try key.withUnsafeBytes { try checkIndexEntries(key: $0, entries: ScratchEntries(scratch), descriptor: descriptor) }
     }
 
-    /// Checks the entries in the scratch encoders: LMDB's key size limit, and that no other
-    /// record holds a unique value.
-    @usableFromInline
-    func checkIndexEntries(key: [UInt8], descriptor: CollectionDescriptor) throws {
-        for position in descriptor.indexDatabases.indices {
-            let count = scratch.newEntries[position].bytes.count
-            guard count <= Store.maxKeySize else {
-                throw StoreError(.invalidArgument, operation: "add", database: "\(descriptor.name)#\(descriptor.indexes[position].name)", path: store.path,
-                                    message: "the index entry for \(descriptor.describeKey(key)) is \(count) bytes; LMDB keys are limited to \(Store.maxKeySize)")
-            }
-            try checkUniqueEntry(scratch.newEntries[position].bytes, position: position, key: key, descriptor: descriptor, during: .add)
-        }
-    }
-
-    /// Writes the entries ``prepareIndexEntries(of:key:descriptor:)`` built, replacing those of
-    /// `old` where the value changed.
+    /// Checks a record's new index entries before its first write: LMDB's key size limit, and
+    /// that no other record holds a unique value. Key and entry arrays are made only where a
+    /// check needs one (a unique index, an entry over the limit).
     @inlinable
-    func writeIndexEntries<R: Record>(of type: R.Type, key: [UInt8], old: R?, descriptor: CollectionDescriptor) throws {
-        let indexes = R.indexes
-        let transaction = self.writeTransaction
-        for position in indexes.indices {
-            let database = descriptor.indexDatabases[position]
-            if let old {
-                scratch.oldEntries[position].reset()
-                indexes[position].appendEntryKey(of: old, primaryKey: key, to: &scratch.oldEntries[position])
-                if scratch.oldEntries[position].bytes == scratch.newEntries[position].bytes { continue }
-                try scratch.oldEntries[position].bytes.withUnsafeBytes { _ = try transaction.delete(rawKey: $0, in: database) }
-            } else if scratch.isBatching && !descriptor.indexIsUnique[position] {
-                let pending = scratch.pending[position]
-                try scratch.newEntries[position].bytes.withUnsafeBytes {
-                    try holdBack($0, primaryKeyCount: key.count, in: pending, descriptor: descriptor)
-                }
-                continue
-            }
-            try scratch.newEntries[position].bytes.withUnsafeBytes { entry in
-                try key.withUnsafeBytes { try transaction.putValue(rawKey: entry, rawValue: $0, in: database) }
+    func checkIndexEntries(key: UnsafeRawBufferPointer, entries: some IndexEntrySource, descriptor: CollectionDescriptor,
+                           during write: IndexWrite = .add) throws {
+        for position in descriptor.indexDatabases.indices {
+            let count = entries.withEntry(position) { $0.count }
+            if count > Store.maxKeySize { throw entryTooLong(count, position: position, key: Array(key), descriptor: descriptor, during: write) }
+            if descriptor.indexIsUnique[position] {
+                try checkUniqueEntry(entries.withEntry(position) { Array($0) }, position: position, key: Array(key), descriptor: descriptor, during: write)
             }
         }
+    }
+
+    /// The error for an index entry over LMDB's key size limit.
+    @usableFromInline
+    func entryTooLong(_ count: Int, position: Int, key: [UInt8], descriptor: CollectionDescriptor, during write: IndexWrite) -> StoreError {
+        StoreError(.invalidArgument, operation: write.rawValue, database: "\(descriptor.name)#\(descriptor.indexes[position].name)", path: store.path,
+                   message: "the index entry for \(descriptor.describeKey(key)) is \(count) bytes; LMDB keys are limited to \(Store.maxKeySize)")
     }
 
     /// Holds back one index entry (`entry` ends with the primary key, `primaryKeyCount` bytes) in
@@ -119,49 +101,25 @@ extension StoreWriter {
         try putIndexEntries(entries, descriptor: descriptor, during: .rebuild)
     }
 
-    /// Stores already-encoded record bytes (from an import) with their index entries
-    /// (`indexEntry(position)`: the entry key of the index at `position`; its value is the primary
-    /// key), maintaining the indexes and the change record.
-    ///
-    /// The record is put first, unless its key is present (`MDB_NOOVERWRITE`; appended when it
-    /// sorts last, as an export's keys do): one B-tree search, not a lookup and then a put. A new
-    /// record's non-unique entries are held back, so call ``holdBackIndexEntries()`` first (the
-    /// import does, for its whole transaction); a unique one, or one over LMDB's key size (whose
-    /// put reports the error), is put now. A failure here fails the import, whose transaction is
-    /// then aborted whole.
+    /// Stores already-encoded record bytes (from an import) with their index entries (in the
+    /// index order; each entry's value is the primary key), under `.modified`: the entries are
+    /// checked, then the record goes through ``put(key:bytes:entries:policy:descriptor:storedEntries:)``
+    /// like any other. Call ``holdBackIndexEntries()`` first (the import does, for its whole
+    /// transaction), so that a new record's non-unique entries wait to be written in key order. A
+    /// failure here fails the import, whose transaction is then aborted whole.
     func put(encodedRecord bytes: UnsafeRawBufferPointer, primaryKey: UnsafeRawBufferPointer,
-             indexEntry: (Int) -> UnsafeRawBufferPointer, descriptor: CollectionDescriptor) throws -> WriteOutcome {
+             entries: ChunkEntries, descriptor: CollectionDescriptor) throws -> WriteOutcome {
         precondition(scratch.isBatching, "StoreWriter.put(encodedRecord:) without holdBackIndexEntries()")
         if primaryKey.count > Store.maxKeySize { try checkPrimaryKeySize(Array(primaryKey), descriptor: descriptor) }
-        let indexCount = descriptor.indexDatabases.count
-        guard let existing = try writeTransaction.putIfAbsent(rawKey: primaryKey, rawValue: bytes, in: descriptor.records) else {
-            scratch.prepare(indexCount: indexCount)
-            for position in 0..<indexCount {
-                let entry = indexEntry(position)
-                if descriptor.indexIsUnique[position] || entry.count > Store.maxKeySize {
-                    try putIndexEntries([(position, Array(entry), Array(primaryKey))], descriptor: descriptor, during: .import)
-                } else {
-                    try holdBack(entry, primaryKeyCount: primaryKey.count, in: scratch.pending[position], descriptor: descriptor)
-                }
-            }
-            recorder.changes.recordInsert(descriptor.name, raw: primaryKey)
-            return .inserted
+        try checkIndexEntries(key: primaryKey, entries: entries, descriptor: descriptor, during: .import)
+        scratch.prepare(indexCount: descriptor.indexDatabases.count)
+        return try put(key: primaryKey, bytes: bytes, entries: entries, policy: .modified, descriptor: descriptor) { stored, key in
+            try descriptor.buildStoredEntries(stored, key, &scratch.oldEntries)
         }
-        if compareBytes(existing, bytes) == 0 { return .unchanged }
-        // Replaces a stored record: its old entries go (read before any write, which would end
-        // `existing`'s validity), then the new ones and the record.
-        let key = Array(primaryKey)
-        for (position, entry, _) in try descriptor.indexEntries(existing, key) {
-            try writeTransaction.delete(entry, in: descriptor.indexDatabases[position])
-        }
-        try putIndexEntries((0..<indexCount).map { ($0, Array(indexEntry($0)), key) }, descriptor: descriptor, during: .import)
-        try writeTransaction.put(rawKey: primaryKey, rawValue: bytes, in: descriptor.records)
-        recorder.changes.recordModify(descriptor.name, key)
-        return .modified
     }
 
     /// Starts holding back the non-unique index entries of the new records
-    /// ``put(encodedRecord:primaryKey:indexEntry:descriptor:)`` stores, to be written in key
+    /// ``put(encodedRecord:primaryKey:entries:descriptor:)`` stores, to be written in key
     /// order by ``writePendingIndexEntries(descriptor:)``, as a batch of `add(contentsOf:)` does: an
     /// import's records come in primary-key order, and their index entries one at a time would go
     /// to random places in the index trees. Call ``stopHoldingBack()`` when the import ends, in

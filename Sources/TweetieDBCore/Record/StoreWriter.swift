@@ -46,8 +46,6 @@ extension StoreWriter {
 
     /// Adds one record. Everything that can refuse the record (encoding, key sizes, unique
     /// indexes) is checked before the first write, so a thrown error leaves nothing of it behind.
-    /// The record goes in with `MDB_NOOVERWRITE`: a new key costs one B-tree search, and an
-    /// existing key hands back the stored bytes to compare or decode.
     @inlinable
     func add<R: Record>(_ record: borrowing R, policy: UpdatePolicy, descriptor: CollectionDescriptor) throws -> WriteOutcome {
         let key = record.encodedPrimaryKey
@@ -61,7 +59,11 @@ extension StoreWriter {
             throw encodingFailed(R.self, key: key, error, descriptor: descriptor)
         }
         try prepareIndexEntries(of: record, key: key, descriptor: descriptor)
-        return try putRecord(R.self, key: key, bytes: bytes, policy: policy, descriptor: descriptor)
+        return try key.withUnsafeBytes { key in
+            try put(key: key, bytes: bytes, entries: ScratchEntries(scratch), policy: policy, descriptor: descriptor) { stored, key in
+                try self.buildStoredEntries(of: R.self, stored, key: key)
+            }
+        }
     }
 
     /// Throws for a primary key longer than LMDB's key size limit.
@@ -80,55 +82,82 @@ extension StoreWriter {
                       message: "\(type) with key \(descriptor.describeKey(key)) cannot be encoded: \(error)")
     }
 
-    /// Puts one encoded record whose index entries ``prepareIndexEntries(of:key:descriptor:)``
-    /// (or a batch's encoder) built and checked, according to `policy`. The record goes in with
-    /// `MDB_NOOVERWRITE` (or `MDB_APPEND`): a new key costs one B-tree search at most, and an
-    /// existing key hands back the stored bytes to compare or decode.
+    /// Puts one encoded record under `policy`: the one write of every path that stores records
+    /// (``add(_:update:)``, a batch, an import), which only prepare what it takes. The record's
+    /// index entries come from `entries`, built and checked by the caller
+    /// (``checkIndexEntries(key:entries:descriptor:during:)``), so nothing here refuses the
+    /// record after its first write but `.error` on an existing key, which comes before any.
+    ///
+    /// The record goes in with `MDB_NOOVERWRITE`: a new key costs one B-tree search, and its
+    /// non-unique entries are held back while a batch collects them. An existing key hands back
+    /// the stored bytes: refused under `.error`, reported when identical, or replaced together
+    /// with the index entries that changed, which `storedEntries` builds into
+    /// `scratch.oldEntries` from the stored bytes (a decoding error is reported as the stored
+    /// record's).
     @inlinable
-    func putRecord<R: Record>(_ type: R.Type, key: [UInt8], bytes: UnsafeRawBufferPointer, policy: UpdatePolicy,
-                              descriptor: CollectionDescriptor) throws -> WriteOutcome {
+    func put(key: UnsafeRawBufferPointer, bytes: UnsafeRawBufferPointer, entries: some IndexEntrySource, policy: UpdatePolicy,
+             descriptor: CollectionDescriptor, storedEntries: (_ stored: UnsafeRawBufferPointer, _ key: [UInt8]) throws -> Void) throws -> WriteOutcome {
         let transaction = self.writeTransaction
-        let existing = try key.withUnsafeBytes { try transaction.putIfAbsent(rawKey: $0, rawValue: bytes, in: descriptor.records) }
-        guard let stored = existing else {
-            try writeIndexEntries(of: R.self, key: key, old: nil, descriptor: descriptor)
-            recorder.changes.recordInsert(descriptor.name, key)
+        let indexDatabases = descriptor.indexDatabases
+        guard let stored = try transaction.putIfAbsent(rawKey: key, rawValue: bytes, in: descriptor.records) else {
+            for position in indexDatabases.indices {
+                try entries.withEntry(position) { entry in
+                    if scratch.isBatching && !descriptor.indexIsUnique[position] {
+                        try holdBack(entry, primaryKeyCount: key.count, in: scratch.pending[position], descriptor: descriptor)
+                    } else {
+                        try transaction.putValue(rawKey: entry, rawValue: key, in: indexDatabases[position])
+                    }
+                }
+            }
+            recorder.changes.recordInsert(descriptor.name, raw: key)
             return .inserted
         }
-        return try replaceRecord(R.self, stored: stored, key: key, bytes: bytes, policy: policy, descriptor: descriptor)
-    }
-
-    /// The second half of ``putRecord(_:key:bytes:policy:descriptor:)``, for a key that is
-    /// already stored (`stored`, as `MDB_NOOVERWRITE` handed it back): refuses it under `.error`,
-    /// reports identical bytes, or replaces the record and the index entries that changed.
-    @inlinable
-    func replaceRecord<R: Record>(_ type: R.Type, stored: UnsafeRawBufferPointer, key: [UInt8], bytes: UnsafeRawBufferPointer,
-                                  policy: UpdatePolicy, descriptor: CollectionDescriptor) throws -> WriteOutcome {
-        let transaction = self.writeTransaction
+        let keyBytes = Array(key)
         if policy == .error {
             throw StoreError(.constraintViolation, operation: "add", database: descriptor.name, path: store.path,
-                                message: "a \(R.self) with primary key \(descriptor.describeKey(key)) already exists (update policy .error)")
+                                message: "a \(descriptor.typeName) with primary key \(descriptor.describeKey(keyBytes)) already exists (update policy .error)")
         }
         if stored.count == bytes.count && compareBytes(stored, bytes) == 0 {
             // Identical bytes, so identical index entries. `.modified` reports nothing; `.all`
             // reports a modification, as it promises, but rewrites nothing: putting the same bytes
             // would still copy the leaf page (and its parents) in LMDB for nothing.
             guard policy == .all else { return .unchanged }
-            recorder.changes.recordModify(descriptor.name, key)
+            recorder.changes.recordModify(descriptor.name, keyBytes)
             return .modified
         }
-        let old: R
         do {
-            old = try R._decodeStored(stored, sharing: nil)
+            try storedEntries(stored, keyBytes)
         } catch {
-            throw descriptor.decodingFailed(error, key: key, typeName: "\(R.self)", path: store.path)
+            throw descriptor.decodingFailed(error, key: keyBytes, typeName: descriptor.typeName, path: store.path)
         }
         // The old entries to replace may be among those a batch holds back (the same key twice
         // in one batch): write those first. (This also ends the zero-copy life of `stored`.)
         if scratch.hasPending { try writePendingIndexEntries(descriptor: descriptor) }
-        try writeIndexEntries(of: R.self, key: key, old: old, descriptor: descriptor)
-        try key.withUnsafeBytes { try transaction.putValue(rawKey: $0, rawValue: bytes, in: descriptor.records) }
-        recorder.changes.recordModify(descriptor.name, key)
+        for position in indexDatabases.indices {
+            try entries.withEntry(position) { entry in
+                try scratch.oldEntries[position].bytes.withUnsafeBytes { old in
+                    if old.count == entry.count && compareBytes(old, entry) == 0 { return }
+                    _ = try transaction.delete(rawKey: old, in: indexDatabases[position])
+                    try transaction.putValue(rawKey: entry, rawValue: key, in: indexDatabases[position])
+                }
+            }
+        }
+        try transaction.putValue(rawKey: key, rawValue: bytes, in: descriptor.records)
+        recorder.changes.recordModify(descriptor.name, keyBytes)
         return .modified
+    }
+
+    /// Builds the index entries of the stored bytes of an `R` into `scratch.oldEntries`: what
+    /// ``put(key:bytes:entries:policy:descriptor:storedEntries:)`` replaces, for a writer that knows the
+    /// record type.
+    @inlinable
+    func buildStoredEntries<R: Record>(of type: R.Type, _ stored: UnsafeRawBufferPointer, key: [UInt8]) throws {
+        let old = try R._decodeStored(stored, sharing: nil)
+        let indexes = R.indexes
+        for position in indexes.indices {
+            scratch.oldEntries[position].reset()
+            indexes[position].appendEntryKey(of: old, primaryKey: key, to: &scratch.oldEntries[position])
+        }
     }
 
     /// Deletes the record with primary key `key`; returns whether it existed.

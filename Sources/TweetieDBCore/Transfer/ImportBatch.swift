@@ -41,8 +41,8 @@ final class ImportBatch {
         var primaryKey: UnsafeRawBufferPointer { chunk.run(firstRun) }
         /// The record's stored bytes.
         var record: UnsafeRawBufferPointer { chunk.run(firstRun + 1) }
-        /// The entry key of the index at `position` (its value is the primary key).
-        func indexEntry(_ position: Int) -> UnsafeRawBufferPointer { chunk.run(firstRun + 2 + position) }
+        /// The entry keys of its indexes (each one's value is the primary key).
+        var indexEntries: ChunkEntries { ChunkEntries(chunk, firstRun: firstRun + 2) }
     }
 
     /// What ``read(from:number:)`` found.

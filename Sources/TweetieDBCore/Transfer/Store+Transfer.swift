@@ -158,7 +158,7 @@ extension Store {
                     }
                     summary.counts.add(try atLine(number) {
                         try writer.put(encodedRecord: decoded.record, primaryKey: decoded.primaryKey,
-                                       indexEntry: decoded.indexEntry, descriptor: decoded.descriptor)
+                                       entries: decoded.indexEntries, descriptor: decoded.descriptor)
                     })
                     summary.perCollection[decoded.collection, default: 0] += 1
                     if number % 10_000 == 0 { progress?(summary.records, input.reader.bytesRead) }

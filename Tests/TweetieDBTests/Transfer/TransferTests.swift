@@ -180,7 +180,7 @@ struct TransferTests {
         ("count mismatch", "HEADER\n", "announces 1 record(s) for 'members' but the file has 0"),
         ("unique clash", "HEADER\n{\"collection\":\"members\",\"record\":{\"id\":\"y\",\"handle\":\"ashfurrow\",\"name\":\"n\"}}\n", "line 2: unique index 'handle' already holds the value \"ashfurrow\" for ash"),
         ("key too long", "HEADER\n{\"collection\":\"members\",\"record\":{\"id\":\"\(String(repeating: "k", count: 600))\",\"handle\":\"h\",\"name\":\"n\"}}\n", "line 2: the primary key"),
-        ("index entry too long", "HEADER\n{\"collection\":\"members\",\"record\":{\"id\":\"z\",\"handle\":\"\(String(repeating: "h", count: 600))\",\"name\":\"n\"}}\n", "LMDB keys are limited to 511 bytes"),
+        ("index entry too long", "HEADER\n{\"collection\":\"members\",\"record\":{\"id\":\"z\",\"handle\":\"\(String(repeating: "h", count: 600))\",\"name\":\"n\"}}\n", "the index entry for z is 602 bytes; LMDB keys are limited to 511"),
     ])
     func badInputIsRejectedWithItsLineAndChangesNothing(name: String, content: String, expected: String) throws {
         let store = try Self.seeded()
