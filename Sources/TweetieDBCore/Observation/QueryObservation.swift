@@ -57,19 +57,17 @@ public struct QueryObservation<R: Record>: AsyncSequence, Sendable {
         private var store: Store { observation.store }
         private var query: Query<R> { observation.query }
         private var everyCommit: Bool { observation.everyCommit }
-        private let signal = ObservationSignal()
-        private var subscription: UInt64?
-        private var core: LiveQueryCore<R, EncodedKey>?
+        private let loop: ObservationLoop<R, EncodedKey>
         private var tree = RankedTree<EncodedKey, R>()
         private var window = RankedTree<EncodedKey, R>()
         /// The results (and window) this iterator last replaced, kept until the next call to
         /// ``next()``: when nothing else holds them, releasing them frees every node the new
         /// version copied (each with up to 64 records), work that belongs after the delivery.
         private var retired: (tree: RankedTree<EncodedKey, R>, window: RankedTree<EncodedKey, R>)?
-        private var finished = false
 
         init(_ observation: QueryObservation) {
             self.observation = observation
+            loop = ObservationLoop(store: observation.store)
         }
 
         /// The element for commits that changed nothing observed: the same results, an empty
@@ -78,26 +76,22 @@ public struct QueryObservation<R: Record>: AsyncSequence, Sendable {
             QueryChange(results: QueryResults(tree: window), changeset: Changeset(), isInitial: false, position: core.lastPosition)
         }
 
-        deinit {
-            if let subscription { store.notifier.unsubscribe(subscription) }
-        }
-
         /// The next element; `nil` when the consuming task is cancelled.
         ///
         /// ```swift
         /// while let change = try await iterator.next() { … }
         /// ```
         public func next() async throws -> QueryChange<R>? {
-            guard !finished else { return nil }
+            guard !loop.finished else { return nil }
             retired = nil
             do {
-                guard let core else { return try start() }
+                guard let core = loop.core else { return try start() }
                 while true {
-                    guard await signal.wait() else {
+                    guard let delta = try await loop.nextDelta(oldValue: { self.tree.value(for: $0) }) else {
                         finish()
                         return nil
                     }
-                    switch try core.delta(oldValue: { self.tree.value(for: $0) }) {
+                    switch delta {
                     case .unchanged:
                         if everyCommit { return unchanged(core) }
                         continue
@@ -130,21 +124,16 @@ public struct QueryObservation<R: Record>: AsyncSequence, Sendable {
         }
 
         private func start() throws -> QueryChange<R>? {
-            let signal = self.signal
-            // Subscribe before reading, so that no commit can slip between the read and the subscription.
-            subscription = store.notifier.subscribe { signal.signal() }
-            let core = try LiveQueryCore<R, EncodedKey>(store: store, query: query, fields: observation.fields) { _, sortKey in sortKey }
-            self.core = core
+            let core = try loop.start {
+                try LiveQueryCore<R, EncodedKey>(store: store, query: query, fields: observation.fields) { _, sortKey in sortKey }
+            }
             tree = try observation.initialResults(core)
             window = windowOf(tree)
             return QueryChange(results: QueryResults(tree: window), changeset: Changeset(), isInitial: true, position: core.lastPosition)
         }
 
         private func finish() {
-            finished = true
-            if let subscription { store.notifier.unsubscribe(subscription) }
-            subscription = nil
-            core = nil
+            loop.finish()
             tree = RankedTree()
             window = RankedTree()
             retired = nil

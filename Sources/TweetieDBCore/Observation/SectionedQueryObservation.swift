@@ -66,9 +66,7 @@ public struct SectionedQueryObservation<S: Hashable & Comparable & Sendable, R: 
         typealias Results = SectionedResults<OrderedSection<S>, SectionedRowKey<S>, R>
         typealias Window = SectionedResultsWindow<OrderedSection<S>, SectionedRowKey<S>, R>
         private let observation: SectionedQueryObservation
-        private let signal = ObservationSignal()
-        private var subscription: UInt64?
-        private var core: LiveQueryCore<R, SectionedRowKey<S>>?
+        private let loop: ObservationLoop<R, SectionedRowKey<S>>
         private var results: Results?
         /// The delivered window of ``results``, for a query with a limit.
         private var window: Window?
@@ -80,19 +78,15 @@ public struct SectionedQueryObservation<S: Hashable & Comparable & Sendable, R: 
         /// The results and window last replaced, kept until the next call to ``next()`` so that
         /// releasing them (freeing every node the new version copied) happens after the delivery.
         private var retired: (Results?, Window?)
-        private var finished = false
 
         init(_ observation: SectionedQueryObservation) {
             self.observation = observation
-        }
-
-        deinit {
-            if let subscription { observation.store.notifier.unsubscribe(subscription) }
+            loop = ObservationLoop(store: observation.store)
         }
 
         /// The rows this iteration keeps in memory: its results' and the core's key table's, the
         /// larger (for tests: a window that holds only its rows keeps at most its limit).
-        var heldRowCount: Int { Swift.max(results?.rows.count ?? 0, core?.keys.count ?? 0) }
+        var heldRowCount: Int { Swift.max(results?.rows.count ?? 0, loop.core?.keys.count ?? 0) }
 
         /// Changes the window of an observation of a query with a limit, for example to load
         /// older rows: the next element, returned without waiting for a commit, carries the rows
@@ -125,10 +119,10 @@ public struct SectionedQueryObservation<S: Hashable & Comparable & Sendable, R: 
         /// while let change = try await iterator.next() { … }
         /// ```
         public func next() async throws -> SectionedQueryChange<S, R>? {
-            guard !finished else { return nil }
+            guard !loop.finished else { return nil }
             retired = (nil, nil)
             do {
-                guard let core, let current = results else { return try start() }
+                guard let core = loop.core, let current = results else { return try start() }
                 if bounded != nil { return try await nextBounded(core) }
                 var results = current
                 if let limit = pendingLimit, var window {
@@ -139,11 +133,11 @@ public struct SectionedQueryObservation<S: Hashable & Comparable & Sendable, R: 
                     return element(results, change.changeset, entered: change.entered, left: change.left, isInitial: false, core)
                 }
                 while true {
-                    guard await signal.wait() else {
+                    guard let delta = try await loop.nextDelta(oldValue: { results.rows.value(for: $0) }) else {
                         finish()
                         return nil
                     }
-                    switch try core.delta(oldValue: { results.rows.value(for: $0) }) {
+                    switch delta {
                     case .unchanged:
                         if observation.everyCommit { return element(results, SectionedChangeset(), isInitial: false, core) }
                         continue
@@ -179,12 +173,10 @@ public struct SectionedQueryObservation<S: Hashable & Comparable & Sendable, R: 
                 throw StoreError(.invalidArgument, operation: "observe", database: R.collectionName, path: observation.store.path,
                                     message: "a sectioned observation starts at the first row; remove the query's offset (a limit is its window)")
             }
-            let signal = self.signal
-            // Subscribe before reading, so that no commit can slip between the read and the subscription.
-            subscription = observation.store.notifier.subscribe { signal.signal() }
-            let core = try LiveQueryCore<R, SectionedRowKey<S>>(store: observation.store, query: observation.query, fields: observation.fields,
-                                                               keyOf: observation.rowKey)
-            self.core = core
+            let core = try loop.start {
+                try LiveQueryCore<R, SectionedRowKey<S>>(store: observation.store, query: observation.query, fields: observation.fields,
+                                                         keyOf: observation.rowKey)
+            }
             if observation.sectionsFollowQueryOrder, core.scan.walkIsSorted, let limit = pendingLimit ?? observation.query.limitCount {
                 pendingLimit = nil
                 return try readBounded(core, limit: limit, force: true, from: nil)
@@ -208,7 +200,7 @@ public struct SectionedQueryObservation<S: Hashable & Comparable & Sendable, R: 
                 if let newLimit = pendingLimit {
                     pendingLimit = nil
                     limit = newLimit
-                } else if !(await signal.wait()) {
+                } else if !(await loop.waitForCommit()) {
                     finish()
                     return nil
                 }
@@ -267,10 +259,7 @@ public struct SectionedQueryObservation<S: Hashable & Comparable & Sendable, R: 
         }
 
         private func finish() {
-            finished = true
-            if let subscription { observation.store.notifier.unsubscribe(subscription) }
-            subscription = nil
-            core = nil
+            loop.finish()
             results = nil
             window = nil
             bounded = nil
