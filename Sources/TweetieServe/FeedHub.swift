@@ -166,8 +166,8 @@ final class FeedHub: Sendable {
         // that sequence's, it misses exactly the change messages after it.
         var boundary: UInt64?
         if let after {
-            let candidate = state.withLock { state in ([state.base] + state.history.map(\.sequence)).first { $0 >= after.sequence } }
-            if let candidate, try source.unchanged(after, candidate) { boundary = candidate }
+            let delivered = state.withLock { state in [state.base] + state.history.map(\.sequence) }
+            boundary = try source.resumePoint(after, delivered)
         }
         return try state.withLock { state in
             if let failure = state.failure { throw failure }

@@ -98,15 +98,15 @@ struct FeedSource: Sendable {
     /// Observes the feed until the task is cancelled or the observation fails, calling `deliver`
     /// with each delivery's message.
     let follow: @Sendable (_ deliver: (FeedDelivery) async -> Void) async throws -> Void
-    /// Whether a renderer at `after` holds the sections of `through` (no commit in between touched
-    /// the feed's records, and the change log still holds them all).
-    let unchanged: @Sendable (_ after: ChangeLogPosition, _ through: UInt64) throws -> Bool
+    /// Where a renderer at `after` resumes among the delivered `sequences`
+    /// (`SectionedUpdates.resumePoint(after:among:)`), `nil` when it needs a snapshot.
+    let resumePoint: @Sendable (_ after: ChangeLogPosition, _ sequences: [UInt64]) throws -> UInt64?
 
     /// A source from its two parts (a feed of `store`, or a test's own deliveries).
     init(follow: @escaping @Sendable (_ deliver: (FeedDelivery) async -> Void) async throws -> Void,
-         unchanged: @escaping @Sendable (_ after: ChangeLogPosition, _ through: UInt64) throws -> Bool) {
+         resumePoint: @escaping @Sendable (_ after: ChangeLogPosition, _ sequences: [UInt64]) throws -> UInt64?) {
         self.follow = follow
-        self.unchanged = unchanged
+        self.resumePoint = resumePoint
     }
 
     /// The feed `spec` of `store`, relative times against `now`.
@@ -135,6 +135,6 @@ struct FeedSource: Sendable {
                 }
                 await deliver(FeedDelivery(event: event, snapshot: snapshot))
             }
-        }, unchanged: { after, through in try feed.updates.unchanged(after: after, through: through) })
+        }, resumePoint: { after, sequences in try feed.updates.resumePoint(after: after, among: sequences) })
     }
 }

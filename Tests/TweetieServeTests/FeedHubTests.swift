@@ -130,7 +130,7 @@ struct FeedHubTests {
                 return FeedEvent(snapshotReason: reason, position: position, json: json)
             })
             try await Task.sleep(for: .seconds(3600))
-        }, unchanged: { _, _ in false })
+        }, resumePoint: { _, _ in nil })
         let hub = FeedHub(spec: FeedSpec(kind: .list, sections: .day, moves: true, limit: 100), source: source,
                           queueBound: 4, historyBound: 10, metrics: ServeMetrics())
         let running = Task { await hub.run() }

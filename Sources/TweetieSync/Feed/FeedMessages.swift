@@ -53,7 +53,8 @@ public struct FeedMessages<Row: Codable & Sendable & Hashable>: AsyncSequence, S
             while let update = try await base.next() {
                 if let after {
                     self.after = nil
-                    if try updates.unchanged(after: after, through: update.sequence) { continue }
+                    // The first update is a snapshot: a renderer that holds its sections skips it.
+                    if try updates.resumePoint(after: after, among: [update.sequence]) != nil { continue }
                 }
                 return builder.message(for: update)
             }
@@ -63,6 +64,20 @@ public struct FeedMessages<Row: Codable & Sendable & Hashable>: AsyncSequence, S
 }
 
 extension SectionedUpdates {
+    /// Where a renderer at `after` resumes among `sequences`, the positions a feed delivered
+    /// (oldest first): the first at or after `after`, when the renderer holds its sections
+    /// (``unchanged(after:through:)``), so that it needs exactly the messages after it; `nil`
+    /// when it needs a snapshot. The one resume rule of every feed reader (``FeedMessages``, a
+    /// server's history of messages).
+    ///
+    /// ```swift
+    /// if let point = try feed.updates.resumePoint(after: lastApplied, among: delivered) { send(messages(after: point)) }
+    /// ```
+    public func resumePoint(after: ChangeLogPosition, among sequences: some Sequence<UInt64>) throws -> UInt64? {
+        guard let candidate = sequences.first(where: { $0 >= after.sequence }) else { return nil }
+        return try unchanged(after: after, through: candidate) ? candidate : nil
+    }
+
     /// Whether a renderer at `after` holds the sections of `sequence`: `after` is a point of the
     /// store's own history (`StoreReader.contains(_:)`: not a position from before a restore,
     /// nor one without its commit id), the change log still holds every entry after it up to
