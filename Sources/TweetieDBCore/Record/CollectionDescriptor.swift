@@ -21,10 +21,12 @@ final class CollectionDescriptor: @unchecked Sendable {
     @usableFromInline let indexDatabases: [Database]
     /// Per index, whether it is unique (what the write path asks of each index, per record).
     @usableFromInline let indexIsUnique: [Bool]
-    /// The index entries (index position, LMDB key, LMDB value) of a stored record.
+    /// The index entries (index position, LMDB key, LMDB value) of a stored record, as
+    /// ``buildStoredEntries`` builds them.
     let indexEntries: (_ bytes: UnsafeRawBufferPointer, _ primaryKey: [UInt8]) throws -> [(Int, [UInt8], [UInt8])]
-    /// The same into encoders reused from record to record, one per index (the entries a write
-    /// replaces, for a writer that does not know the record type).
+    /// Builds a stored record's index entry keys into `entries`, one encoder per index, reused
+    /// from record to record (the entries a write replaces, for a writer that does not know the
+    /// record type; verification and index rebuilds take them through ``indexEntries``).
     let buildStoredEntries: (_ bytes: UnsafeRawBufferPointer, _ primaryKey: [UInt8], _ entries: inout [KeyEncoder]) throws -> Void
     /// Appends the stored record as a JSON object (for export) with the given writer. Safe to
     /// call from several threads at once, each with its own writer.
@@ -55,15 +57,18 @@ final class CollectionDescriptor: @unchecked Sendable {
         // they read the indexes captured once and walk them in a plain loop: `R.indexes` and
         // `enumerated().map` cost more in generic metadata and copies than the entries themselves.
         let indexList = R.indexes
-        indexEntries = { bytes, primaryKey in
-            CollectionDescriptor.entries(of: try RecordDecoder().decode(R.self, from: bytes), indexes: indexList, primaryKey: primaryKey)
-        }
-        buildStoredEntries = { bytes, primaryKey, entries in
+        let buildStoredEntries: (UnsafeRawBufferPointer, [UInt8], inout [KeyEncoder]) throws -> Void = { bytes, primaryKey, entries in
             let record = try RecordDecoder().decode(R.self, from: bytes)
             for position in indexList.indices {
                 entries[position].reset()
                 indexList[position].appendEntryKey(of: record, primaryKey: primaryKey, to: &entries[position])
             }
+        }
+        self.buildStoredEntries = buildStoredEntries
+        indexEntries = { bytes, primaryKey in
+            var entries = [KeyEncoder](repeating: KeyEncoder(), count: indexList.count)
+            try buildStoredEntries(bytes, primaryKey, &entries)
+            return entries.indices.map { ($0, entries[$0].bytes, primaryKey) }
         }
         let paths = RecordJSONPaths<R>()
         appendJSON = { bytes, writer, out in try paths.append(try RecordDecoder().decode(R.self, from: bytes), &writer, &out) }
@@ -82,18 +87,6 @@ final class CollectionDescriptor: @unchecked Sendable {
             return primaryKey.map { String(format: "%02x", $0) }.joined()
         }
         describeIndexValue = { position, entry in indexList[position].describeValue(entry) }
-    }
-
-    /// The index entries (index position, LMDB key, LMDB value) of `record` under `primaryKey`.
-    static func entries<R: Record>(of record: R, indexes: [Index<R>], primaryKey: [UInt8]) -> [(Int, [UInt8], [UInt8])] {
-        var entries: [(Int, [UInt8], [UInt8])] = []
-        entries.reserveCapacity(indexes.count)
-        indexes.withUnsafeBufferPointer { indexes in
-            for position in indexes.indices {
-                entries.append((position, indexes[position].entryKey(of: record, primaryKey: primaryKey), primaryKey))
-            }
-        }
-        return entries
     }
 
     /// The error for stored bytes that do not decode as the collection's record type.

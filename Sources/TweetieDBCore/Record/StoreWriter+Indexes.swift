@@ -137,8 +137,8 @@ extension StoreWriter {
         scratch.isBatching = false
     }
 
-    /// Puts index entries built from encoded records (`(index position, entry key, primary key)`,
-    /// as ``CollectionDescriptor/indexEntries(_:_:)`` and an import's decoder make them), each
+    /// Puts index entries built from stored records (`(index position, entry key, primary key)`,
+    /// as ``CollectionDescriptor/indexEntries`` makes them for an index rebuild), each
     /// checked by ``checkUniqueEntry(_:position:key:descriptor:during:)`` first.
     func putIndexEntries(_ entries: [(Int, [UInt8], [UInt8])], descriptor: CollectionDescriptor, during write: IndexWrite) throws {
         for (position, entry, primaryKey) in entries {
