@@ -39,10 +39,11 @@ public struct ReplicationStatus: Sendable, Codable, Hashable {
 
 extension Replicator {
     /// This store's replication status; with `askServer`, the server's side too (a failure to
-    /// reach it is reported in ``ReplicationStatus/serverError``, not thrown).
+    /// reach it is reported in ``ReplicationStatus/serverError``, not thrown). It writes nothing:
+    /// a store that never replicated reports no device and stays as it was.
     public func status(askServer: Bool = true) async throws -> ReplicationStatus {
-        let (device, last) = try await store.read { reader in
-            (try reader.get(ReplicationDeviceRecord.self, key: ReplicationDeviceRecord.onlyKey), try reader.lastChangeSequence())
+        let (device, last) = try await store.read { [hasMetadata] reader in
+            (hasMetadata ? try reader.get(ReplicationDeviceRecord.self, key: ReplicationDeviceRecord.onlyKey) : nil, try reader.lastChangeSequence())
         }
         var status = ReplicationStatus(deviceID: device?.deviceID, pushedSequence: device?.pushedSequence ?? 0, lastSequence: last,
                                        backlogEntries: last > (device?.pushedSequence ?? 0) ? last - (device?.pushedSequence ?? 0) : 0,

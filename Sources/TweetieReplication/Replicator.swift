@@ -40,12 +40,20 @@ public final class Replicator: Sendable {
     public let collections: [ReplicatedCollection]
     public let configuration: ReplicatorConfiguration
     let byName: [String: ReplicatedCollection]
+    /// Whether the store holds ``metadataCollections`` (only a read-only store that never
+    /// replicated does not).
+    var hasMetadata: Bool { store.collectionNames.contains(ReplicationDeviceRecord.collectionName) }
     var logger: Logger { configuration.logger }
 
     /// Checks that `store` holds every collection and the metadata collections.
+    ///
+    /// A store opened read-only that never replicated has no metadata collections (opening it
+    /// could not create them): its replicator can only report ``status(askServer:)``, and every
+    /// other operation throws.
     public init(store: Store, collections: [ReplicatedCollection], configuration: ReplicatorConfiguration) throws {
         let names = Set(store.collectionNames)
-        let wanted = collections.map(\.name) + Self.metadataCollections.map { $0.collectionName }
+        let metadata = Self.metadataCollections.map { $0.collectionName }
+        let wanted = collections.map(\.name) + (store.configuration.readOnly && !metadata.contains(where: names.contains) ? [] : metadata)
         let missing = wanted.filter { !names.contains($0) }
         guard missing.isEmpty else {
             throw ReplicationError(.storeNotReplicable,
@@ -67,6 +75,9 @@ public final class Replicator: Sendable {
 
     /// The store's device record, created (with a new random device id) on first use.
     func device() async throws -> ReplicationDeviceRecord {
+        guard hasMetadata else {
+            throw ReplicationError(.storeNotReplicable, "\(store.path) has never been replicated and is open read-only, so its replication state cannot be created: open it writable to replicate it.")
+        }
         if let device = try await store.read({ try $0.get(ReplicationDeviceRecord.self, key: ReplicationDeviceRecord.onlyKey) }) {
             return device
         }

@@ -6,7 +6,7 @@ struct StatusCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "status",
         abstract: "Print where this database's replication stands: cursors, backlog, lag and the last error.",
-        discussion: "Reads the database (which must exist) and asks the server; when the server cannot be reached, the local part is printed with the reason, and the exit status is 69. It prints lines of text on a terminal, else (or with --format json) one JSON object with the same fields.")
+        discussion: "Reads the database (which must exist; it is opened read-only and never written) and asks the server; when the server cannot be reached, the local part is printed with the reason, and the exit status is 69. It prints lines of text on a terminal, else (or with --format json) one JSON object with the same fields.")
 
     @OptionGroup var database: ReplicaDatabaseOptions
     @OptionGroup var postgres: PostgresOptions
@@ -17,7 +17,7 @@ struct StatusCommand: AsyncParsableCommand {
     func run() async throws {
         do {
             let url = try postgres.resolved()
-            let store = try database.openExisting()
+            let store = try database.openToRead()
             defer { store.close() }
             let replicator = try Replicator(store: store, collections: ReplicaDatabaseOptions.collections,
                                             configuration: ReplicatorConfiguration(url: url))

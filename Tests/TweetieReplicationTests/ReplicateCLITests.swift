@@ -87,27 +87,49 @@ struct ReplicateCLITests {
         }
     }
 
-    /// A user who cannot write a database that was never replicated: one sentence that says so,
-    /// before any connection is tried, and the database is left as it was.
-    @Test func aReadOnlyDatabaseNeverReplicatedIsOneSentence() throws {
-        guard let user = try TestUser.prepare() else { return }
-        let work = TemporaryDirectory("replicate-cli-read-only")
+    /// `status` only reads: on a database that never replicated, whether this user can write it
+    /// or not, it reports no device and leaves the database as it was (the replicator's own
+    /// collections are not created). The server here is unreachable: the local part is printed,
+    /// then the reason, and the exit status is 69.
+    @Test func statusOfADatabaseNeverReplicatedWritesNothing() throws {
+        let work = TemporaryDirectory("replicate-cli-status-reads")
         let db = work.sub("db")
         defer {
             chmod(db, 0o700)
             work.remove()
         }
         #expect(try ChildProcess.run(Self.db, ["sync", "--simulated", "--ticks", "1", "--db", db]).status == 0)
+        let before = try Data(contentsOf: URL(fileURLWithPath: db + "/data.mdb"))
+        let unreachable = "postgres://nobody@127.0.0.1:1/none"
+        let writable = try run(["status", "--db", db, "--postgres", unreachable, "--format", "table"], environment: ["TWEETIE_POSTGRES_URL": nil])
+        #expect(writable.status == 69, "\(writable.stderr)")
+        let text = String(decoding: writable.stdout, as: UTF8.self)
+        #expect(text.contains("none (never replicated)") && text.contains("unreachable"), "\(text)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: db + "/data.mdb")) == before, "status wrote to the database")
+        guard let user = try TestUser.prepare() else { return }
         for file in ["data.mdb", "lock.mdb"] { chmod(db + "/" + file, 0o444) }
         chmod(db, 0o555)
         chmod(work.path, 0o755)
-        let before = try Data(contentsOf: URL(fileURLWithPath: db + "/data.mdb"))
         let result = try ChildProcess.run(URL(fileURLWithPath: "/usr/bin/setpriv"),
-                                          Array(user.setpriv.dropFirst()) + [Self.replicate.path, "status", "--db", db, "--postgres", "postgres://nobody@127.0.0.1:1/none"],
+                                          Array(user.setpriv.dropFirst()) + [Self.replicate.path, "status", "--db", db, "--postgres", unreachable, "--format", "json"],
                                           environment: ["TWEETIE_POSTGRES_URL": nil])
-        #expect(result.status == 1, "\(result.stderr)")
-        #expect(result.stderr.contains("\(db) has never been replicated, and this user cannot write it"), "\(result.stderr)")
-        #expect(result.stderr.split(separator: "\n").count == 1, "one sentence: \(result.stderr)")
+        #expect(result.status == 69, "\(result.stderr)")
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .iso8601
+        let status = try decoder.decode(ReplicationStatus.self, from: result.stdout)
+        #expect(status.deviceID == nil && status.serverError != nil && status.lastSequence > 0, "\(String(decoding: result.stdout, as: UTF8.self))")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: db + "/data.mdb")) == before)
+        // `prune` records the device it prunes for, which this user cannot: one sentence that says so.
+        guard let server = try PostgresTestServer.require() else { return }
+        let database = try server.createDatabase()
+        defer { try? server.dropDatabase(url: database) }
+        #expect(try run(["init", "--postgres", database]).status == 0)
+        let prune = try ChildProcess.run(URL(fileURLWithPath: "/usr/bin/setpriv"),
+                                         Array(user.setpriv.dropFirst()) + [Self.replicate.path, "prune", "--db", db, "--postgres", database],
+                                         environment: ["TWEETIE_POSTGRES_URL": nil])
+        #expect(prune.status == 1, "\(prune.stderr)")
+        #expect(prune.stderr.contains("\(db) has never been replicated, and this user cannot write it"), "\(prune.stderr)")
+        #expect(prune.stderr.split(separator: "\n").count == 1, "one sentence: \(prune.stderr)")
         #expect(try Data(contentsOf: URL(fileURLWithPath: db + "/data.mdb")) == before)
     }
 

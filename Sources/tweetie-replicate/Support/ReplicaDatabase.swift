@@ -24,7 +24,8 @@ struct ReplicaDatabaseOptions: ParsableArguments {
     }
 
     /// Opens an existing store only, as tweetie-db's reading commands do: read-only when this user
-    /// cannot write it, with one line on stderr saying so and why.
+    /// cannot write it, with one line on stderr saying so and why. For `prune`, which records the
+    /// device it prunes for.
     func openExisting() throws -> Store {
         let path = resolvedPath
         let opened: (store: Store, readOnlyBecause: String?)
@@ -33,13 +34,30 @@ struct ReplicaDatabaseOptions: ParsableArguments {
         } catch let error as StoreError where error.code == .notFound
                     && Replicator.metadataCollections.contains(where: { error.database?.hasPrefix($0.collectionName) == true }) {
             // Opened read-only (this user cannot write it), and it was never replicated.
-            throw ReplicationError(.storeNotReplicable, "\(path) has never been replicated, and this user cannot write it, so its replication state cannot be created: there is nothing to report or prune yet. Run tweetie-replicate run or once on it as a user who can write it first.")
+            throw ReplicationError(.storeNotReplicable, "\(path) has never been replicated, and this user cannot write it, so its replication state cannot be created: there is nothing to prune yet. Run tweetie-replicate run or once on it as a user who can write it first.")
         }
         let (store, readOnlyBecause) = opened
         if let readOnlyBecause {
             FileHandle.standardError.write(Data("tweetie-replicate: note: opened \(path) read-only (\(readOnlyBecause))\n".utf8))
         }
         return store
+    }
+}
+
+extension ReplicaDatabaseOptions {
+    /// Opens an existing store read-only, for a command that only reports: it writes nothing,
+    /// not even the replicator's own collections in a store that never replicated (the store
+    /// is then opened without them, and its replicator reports no device).
+    func openToRead() throws -> Store {
+        var configuration = StoreConfiguration()
+        configuration.readOnly = true
+        do {
+            return try TweetieDatabase.openExisting(at: resolvedPath, configuration: configuration,
+                                                    additionalCollections: Replicator.metadataCollections).store
+        } catch let error as StoreError where error.code == .notFound
+                    && Replicator.metadataCollections.contains(where: { error.database?.hasPrefix($0.collectionName) == true }) {
+            return try TweetieDatabase.openExisting(at: resolvedPath, configuration: configuration).store
+        }
     }
 }
 
