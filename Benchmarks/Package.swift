@@ -44,6 +44,8 @@ let package = Package(
         .executableTarget(name: "CommitLoop", dependencies: ["BenchSupport", .product(name: "TweetieDB", package: "TweetieDB"), .product(name: "TweetieSync", package: "TweetieDB")]),
         // Suite 6's export and import alone, to profile.
         .executableTarget(name: "TransferLoop", dependencies: ["BenchSupport", .product(name: "TweetieDB", package: "TweetieDB")]),
+        // Suite 8's observation starts alone, to profile.
+        .executableTarget(name: "StartLoop", dependencies: ["BenchSupport", .product(name: "TweetieDB", package: "TweetieDB")]),
         .executableTarget(
             name: "BenchCompare",
             dependencies: [

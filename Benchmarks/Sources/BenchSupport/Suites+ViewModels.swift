@@ -110,34 +110,70 @@ extension Suites {
         let (floor, _) = try await StoreSectionedObserver.start(store: store, query: query)
         let storeStats = try await run("store observation", commits, mailbox: floor.mailbox)
         await floor.stop()
-        // Starts against fetches, in rounds of one fetch, one store start and one view-model start:
-        // each start is compared with fetches made seconds around it (this machine's speed drifts
-        // within minutes), and each result is freed before the next is made.
-        func timedFetch() throws -> UInt64 {
-            let begin = Nanoseconds.monotonic()
-            let all = try store.read { try $0.fetch(query) }
-            let elapsed = Nanoseconds.monotonic() - begin
-            guard all.count == live else { throw SuiteError("the fetch returned \(all.count) of \(live)") }
-            return elapsed
+        let starts = try await observationStarts(store: store, expected: live, rounds: startRounds(n: n))
+        guard let start = starts.viewModel, let storeStart = starts.store, let fetch = starts.fetch else {
+            throw SuiteError("observation starts: a kind was not timed")
         }
-        _ = try timedFetch()
-        var fetches: [UInt64] = [], storeStarts: [UInt64] = [], starts: [UInt64] = []
-        for _ in 0..<startRounds(n: n) {
-            fetches.append(try timedFetch())
-            let (observer, storeStart) = try await StoreSectionedObserver.start(store: store, query: query)
-            await observer.stop()
-            storeStarts.append(storeStart)
-            let (viewModel, start) = try await ViewModelObserver.start(store: store, makeEveryRow: false, limit: nil)
-            await viewModel.stop()
-            starts.append(start)
-        }
-        return ViewModelDeliveries(viewModel: viewModel, everyRow: everyRow, store: storeStats, start: LatencyStats(starts),
-                                   storeStart: LatencyStats(storeStarts), fetch: LatencyStats(fetches), firstStart: lazyStart,
+        return ViewModelDeliveries(viewModel: viewModel, everyRow: everyRow, store: storeStats, start: start,
+                                   storeStart: storeStart, fetch: fetch, firstStart: lazyStart,
                                    windowed: windowed, windowSnapshot: LatencyStats(snapshot.samples), windowSnapshotBytes: snapshot.bytes)
     }
 
     /// How many rounds of a fetch and two starts suite 8 times at `n` records.
     public static func startRounds(n: Int) -> Int { n >= 1_000_000 ? 3 : 5 }
+
+    /// Observation starts against fetches of the same records, one sample of each per round.
+    public struct ObservationStarts: Sendable {
+        /// Fetching the list timeline's records in one read; `nil` when not timed.
+        public var fetch: LatencyStats?
+        /// The store's sectioned observation's first element (its initial results); `nil` when not timed.
+        public var store: LatencyStats?
+        /// The view model's first update with its feed message; `nil` when not timed.
+        public var viewModel: LatencyStats?
+    }
+
+    /// What one round of ``observationStarts(store:expected:rounds:kinds:)`` times.
+    public enum StartKind: String, CaseIterable, Sendable {
+        case fetch, store, viewModel = "viewmodel"
+    }
+
+    /// Times `rounds` rounds of one fetch of the list timeline, one start of the store's sectioned
+    /// observation and one start of the view model (those of `kinds`), on a store filled by
+    /// ``fillListTimeline(_:count:)`` with `expected` records. Each start is compared with fetches
+    /// made seconds around it (this machine's speed drifts within minutes), and each result is
+    /// freed before the next is made. A kind left out has no samples.
+    ///
+    /// ```swift
+    /// let starts = try await Suites.observationStarts(store: fixture.store, expected: 100_000, rounds: 5)
+    /// ```
+    public static func observationStarts(store: Store, expected: Int, rounds: Int,
+                                         kinds: Set<StartKind> = Set(StartKind.allCases)) async throws -> ObservationStarts {
+        let query = TimelineTarget.list(viewModelList).storedTweets
+        func timedFetch() throws -> UInt64 {
+            let begin = Nanoseconds.monotonic()
+            let all = try store.read { try $0.fetch(query) }
+            let elapsed = Nanoseconds.monotonic() - begin
+            guard all.count == expected else { throw SuiteError("the fetch returned \(all.count) of \(expected)") }
+            return elapsed
+        }
+        if kinds.contains(.fetch) { _ = try timedFetch() }
+        var fetches: [UInt64] = [], storeStarts: [UInt64] = [], starts: [UInt64] = []
+        for _ in 0..<rounds {
+            if kinds.contains(.fetch) { fetches.append(try timedFetch()) }
+            if kinds.contains(.store) {
+                let (observer, storeStart) = try await StoreSectionedObserver.start(store: store, query: query)
+                await observer.stop()
+                storeStarts.append(storeStart)
+            }
+            if kinds.contains(.viewModel) {
+                let (viewModel, start) = try await ViewModelObserver.start(store: store, makeEveryRow: false, limit: nil)
+                await viewModel.stop()
+                starts.append(start)
+            }
+        }
+        func stats(_ samples: [UInt64]) -> LatencyStats? { samples.isEmpty ? nil : LatencyStats(samples) }
+        return ObservationStarts(fetch: stats(fetches), store: stats(storeStarts), viewModel: stats(starts))
+    }
 }
 
 /// Suite 8's view-model side: a task consuming the list timeline's view-model updates and turning
