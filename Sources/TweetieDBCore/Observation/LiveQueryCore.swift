@@ -35,7 +35,7 @@ final class LiveQueryCore<R: Record, Key: Comparable & Sendable> {
     @usableFromInline let plan: QueryPlan<R>
     /// The walk of ``plan``, for the inlinable ``initialRows()``.
     @usableFromInline let scan: ScanPlan
-    @usableFromInline let keyOf: (R, EncodedKey) -> Key
+    @usableFromInline let keyOf: @Sendable (R, EncodedKey) -> Key
     let isModified: ((R, R) -> Bool)?
     private let decoder = RecordDecoder()
     /// Each matching record's results key, by primary key (see ``PrimaryKeyBytes`` for why not `[UInt8]`).
@@ -44,7 +44,7 @@ final class LiveQueryCore<R: Record, Key: Comparable & Sendable> {
     @usableFromInline var lastPosition = ChangeLogPosition.origin
     var lastSequence: UInt64 { lastPosition.sequence }
 
-    init(store: Store, query: Query<R>, fields: [ObservedField<R>]?, keyOf: @escaping (R, EncodedKey) -> Key) throws {
+    init(store: Store, query: Query<R>, fields: [ObservedField<R>]?, keyOf: @escaping @Sendable (R, EncodedKey) -> Key) throws {
         self.store = store
         descriptor = try store.descriptor(for: R.self)
         // The core tracks every matching record; offset and limit are applied when delivering.
@@ -119,117 +119,6 @@ final class LiveQueryCore<R: Record, Key: Comparable & Sendable> {
             }
             return changes.isEmpty ? .unchanged : .changes(changes, contentChanged: contentChanged)
         }
-    }
-}
-
-extension LiveQueryCore {
-    /// Reads the complete results, as two parallel arrays ascending by results key, and the
-    /// change-log position they correspond to; resets ``keys``.
-    ///
-    /// The read transaction walks the plan like a fetch but only copies: each record's bytes (into
-    /// large chunks), its primary key and, when the walk is in the query's order
-    /// (``ScanPlan/walkIsSorted``), the walked key, which is the record's sort key. Decoding,
-    /// matching and keying happen after the transaction ended.
-    ///
-    /// Inlinable, so that the observation's entry point (`Store.observe`, inlinable too) compiles
-    /// this loop for the caller's record and key types. A generic class's methods otherwise run
-    /// unspecialized: every key comparison, dictionary insert and record copy went through
-    /// witness tables, and an observation's start cost five to seven times the fetch of the same
-    /// records.
-    @inlinable
-    func initialRows() throws -> (keys: [Key], values: [R]) {
-        let plan = self.plan, scan = self.scan, descriptor = self.descriptor, keyOf = self.keyOf
-        let path = store.path
-        // The records' bytes, in chunks of about a mebibyte, so that no buffer is reallocated (and
-        // copied again) as it grows, and each chunk is freed once its records are decoded.
-        var chunks: [[UInt8]] = []
-        var chunk: [UInt8] = []
-        var chunkEnds: [Int] = []
-        var ends: [Int] = []
-        var primaryKeys: [PrimaryKeyBytes] = []
-        var walkedKeys: [EncodedKey] = []
-        lastPosition = try store.read { reader in
-            let transaction = reader.transaction
-            let position = try reader.changeLogPosition()
-            let lookup = try scan.lookupCursor(in: transaction)
-            defer { lookup?.close() }
-            try transaction.forEach(in: scan.database, range: scan.range, reverse: scan.reverse) { walked, value in
-                let (bytes, primaryKey) = try scan.storedRecord(key: walked, value: value, lookup: lookup, descriptor: descriptor, path: path)
-                if chunk.count + bytes.count > chunk.capacity {
-                    if !chunk.isEmpty {
-                        chunks.append(chunk)
-                        chunkEnds.append(ends.count)
-                    }
-                    chunk = []
-                    chunk.reserveCapacity(Swift.max(1 << 20, bytes.count))
-                }
-                chunk.append(contentsOf: bytes)
-                ends.append(chunk.count)
-                primaryKeys.append(PrimaryKeyBytes(primaryKey))
-                if scan.walkIsSorted { walkedKeys.append(EncodedKey(copying: walked, inverted: scan.reverse)) }
-                return true
-            }
-            return position
-        }
-        if !chunk.isEmpty {
-            chunks.append(chunk)
-            chunkEnds.append(ends.count)
-            chunk = []
-        }
-        let predicates = plan.query.predicates
-        let sharing = SharedStringTable()
-        var keys: [Key] = []
-        var values: [R] = []
-        var matched: [PrimaryKeyBytes] = []
-        keys.reserveCapacity(ends.count)
-        values.reserveCapacity(ends.count)
-        if !predicates.isEmpty { matched.reserveCapacity(ends.count) }
-        var record = 0
-        for position in chunks.indices {
-            let bytes = chunks[position]
-            chunks[position] = []
-            try bytes.withUnsafeBytes { buffer in
-                var start = 0
-                while record < chunkEnds[position] {
-                    defer { start = ends[record]; record += 1 }
-                    let value: R
-                    do {
-                        value = try R._decodeStored(UnsafeRawBufferPointer(rebasing: buffer[start..<ends[record]]), sharing: sharing)
-                    } catch {
-                        throw descriptor.decodingFailed(error, key: primaryKeys[record].bytes, typeName: "\(R.self)", path: path)
-                    }
-                    if !predicates.isEmpty {
-                        guard predicates.allSatisfy({ $0(value) }) else { continue }
-                        matched.append(primaryKeys[record])
-                    }
-                    let sortKey = scan.walkIsSorted ? walkedKeys[record] : plan.sortKey(of: value, primaryKey: primaryKeys[record].bytes)
-                    keys.append(keyOf(value, sortKey))
-                    values.append(value)
-                }
-            }
-        }
-        if !predicates.isEmpty { primaryKeys = matched }
-        // The results key puts sections (for a sectioned observation) before the sort key, so even
-        // a walk in the query's order may need a sort.
-        var ascending = true
-        var index = 1
-        while ascending, index < keys.count {
-            ascending = keys[index - 1] < keys[index]
-            index += 1
-        }
-        if !ascending {
-            var order = Array(keys.indices)
-            order.sort { keys[$0] < keys[$1] }
-            keys = order.map { keys[$0] }
-            values = order.map { values[$0] }
-            primaryKeys = order.map { primaryKeys[$0] }
-        }
-        var table = [PrimaryKeyBytes: Key](minimumCapacity: keys.count)
-        for (primaryKey, key) in zip(primaryKeys, keys) {
-            table[primaryKey] = key
-        }
-        self.keys = table
-        return (keys, values)
     }
 }
 

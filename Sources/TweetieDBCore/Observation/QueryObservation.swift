@@ -194,8 +194,7 @@ extension Store {
     public func observe<R: Record>(_ query: Query<R>, modificationsOf fields: [ObservedField<R>]? = nil,
                                    everyCommit: Bool = false) -> QueryObservation<R> {
         QueryObservation(store: self, query: query, fields: fields, everyCommit: everyCommit) { core in
-            var rows = try core.initialRows()
-            return RankedTree(ascendingKeys: &rows.keys, values: &rows.values)
+            try core.initialRows { keys, values in RankedTree(ascendingKeys: &keys, values: &values) }
         }
     }
 }

@@ -270,7 +270,8 @@ public struct SectionedQueryObservation<S: Hashable & Comparable & Sendable, R: 
 
 extension Store {
     /// Observes `query` grouped into sections by `sectionOf` (for example the tweet's day),
-    /// sections ordered by their key in `sectionOrder`, rows in the query's order.
+    /// sections ordered by their key in `sectionOrder`, rows in the query's order. A large start
+    /// calls `sectionOf` on two threads at once, as a large fetch decodes records.
     /// `modificationsOf` and `everyCommit` are as for ``observe(_:modificationsOf:everyCommit:)``.
     ///
     /// A query with a limit is observed through a window: each element holds the first `limit`
@@ -301,8 +302,7 @@ extension Store {
                                   sectionsFollowQueryOrder: sectionsFollowQueryOrder, rowKey: { [descending = sectionOrder == .descending] record, sortKey in
             SectionedRowKey(section: sectionOf(record), sectionsDescending: descending, row: sortKey)
         }) { core in
-            var rows = try core.initialRows()
-            return SectionedResults(ascendingKeys: &rows.keys, values: &rows.values) { $0.orderedSection }
+            try core.initialRows { keys, values in SectionedResults(ascendingKeys: &keys, values: &values) { $0.orderedSection } }
         }
     }
 }

@@ -1,7 +1,7 @@
 /// How a ``Query`` runs: which LMDB database to walk, over which key range, in which direction,
 /// and whether the results still need an in-memory sort.
 @usableFromInline
-struct QueryPlan<R: Record> {
+struct QueryPlan<R: Record>: Sendable {
     /// The database walked: the records, or an index whose values are primary keys.
     let database: Database
     let range: KeyRange

@@ -1,6 +1,6 @@
 /// The non-generic part of a ``QueryPlan`` that the inlinable scan loop needs.
 @usableFromInline
-struct ScanPlan {
+struct ScanPlan: Sendable {
     @usableFromInline let database: Database
     @usableFromInline let records: Database
     @usableFromInline let range: KeyRange

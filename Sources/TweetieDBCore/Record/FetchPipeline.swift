@@ -5,7 +5,8 @@ import Foundation
 
 /// Decodes a large fetch's records on a second thread (the process's one fetch decoder) while
 /// the transaction's thread walks the collection or index and finds each record's stored bytes;
-/// once the walk ends, both threads decode what is left.
+/// once the walk ends, both threads decode what is left. An observation's start uses it too, for
+/// records it copied out of its read transaction (``init(rangeEnds:)``).
 ///
 /// Decoding (the record's `init(from:)`, its strings' allocation and UTF-8 checks, the first
 /// touch of each record's bytes in the map) is most of a decoded scan's time; the B-tree walk and
@@ -99,11 +100,29 @@ final class FetchPipeline: @unchecked Sendable {
     /// The ranges of records decoded, whole or up to a failure (under `lock`).
     private var decoded: [Range<Int>] = []
 
+    /// Where the ranges handed over end, when they are not every ``chunkSize`` records (ascending,
+    /// the last one the number of records); `nil` for a walk.
+    private let rangeEnds: [Int]?
+    /// The first of ``rangeEnds`` not yet claimed (under `lock`).
+    private var nextRangeEnd = 0
+
     /// A pipeline for a walk of at most `capacity` records.
     @usableFromInline
     init(capacity: Int) {
         sources = .allocate(capacity: capacity)
         keys = .allocate(capacity: capacity)
+        rangeEnds = nil
+    }
+
+    /// A pipeline for records already read, which the caller decodes from its own buffers: the
+    /// ranges handed over end at `rangeEnds` (ascending), so a caller that copied its records
+    /// into chunks can free each chunk once its range is decoded. Call ``start(_:helped:)``, then
+    /// ``finish(walked:)`` with the last end.
+    @usableFromInline
+    init(rangeEnds: [Int]) {
+        sources = .allocate(capacity: 0)
+        keys = .allocate(capacity: 0)
+        self.rangeEnds = rangeEnds
     }
 
     deinit {
@@ -119,9 +138,13 @@ final class FetchPipeline: @unchecked Sendable {
     /// The decoder belongs to the calling thread's transaction: a transaction begun from an
     /// `init(from:)` on it is treated as nested in that one (a write is refused inside a write, and
     /// map growth does not wait for the reader that waits for this thread).
+    ///
+    /// With `helped` false the decoder is not asked: ``finish(walked:)`` decodes everything on the
+    /// calling thread (for a job too small to be worth a thread).
     @usableFromInline
-    func start(_ decode: @escaping Decode) {
+    func start(_ decode: @escaping Decode, helped: Bool = true) {
         decodeRecords = decode
+        guard helped else { return }
         let inWrite = ThreadTransactions.inWrite
         hasHelper = HelperThread.fetchDecoder.tryStart { [self] in
             ThreadTransactions.didBegin(write: inWrite)
@@ -145,7 +168,12 @@ final class FetchPipeline: @unchecked Sendable {
     /// (called with the lock held).
     private func claim() -> Range<Int>? {
         guard lowestFailure == nil, claimed < published else { return nil }
-        let range = claimed..<min(claimed + Self.chunkSize, published)
+        var end = claimed + Self.chunkSize
+        if let rangeEnds {
+            while rangeEnds[nextRangeEnd] <= claimed { nextRangeEnd += 1 }
+            end = rangeEnds[nextRangeEnd]
+        }
+        let range = claimed..<min(end, published)
         claimed = range.upperBound
         return range
     }

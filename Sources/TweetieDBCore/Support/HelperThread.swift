@@ -20,9 +20,11 @@ import Foundation
 ///     decode(everything)
 /// }
 /// ```
+@usableFromInline
 final class HelperThread: @unchecked Sendable {
-    /// The helper that decodes large fetches beside their walk (``FetchPipeline``).
-    static let fetchDecoder = HelperThread(name: "TweetieDB fetch decoder")
+    /// The helper that decodes large fetches beside their walk (``FetchPipeline``), and large
+    /// observation starts beside the calling thread (``LiveQueryCore/initialRows(assemble:)``).
+    @usableFromInline static let fetchDecoder = HelperThread(name: "TweetieDB fetch decoder")
 
     private let name: String
     private let lock = ConditionLock()
@@ -39,6 +41,7 @@ final class HelperThread: @unchecked Sendable {
 
     /// Hands `work` to the helper and returns `true`, or returns `false` at once when the helper
     /// is running someone else's job.
+    @usableFromInline
     func tryStart(_ work: @escaping @Sendable () -> Void) -> Bool {
         lock.withLock {
             guard !busy else { return false }
@@ -56,6 +59,7 @@ final class HelperThread: @unchecked Sendable {
     }
 
     /// Blocks until the job handed over by ``tryStart(_:)`` has returned.
+    @usableFromInline
     func waitUntilIdle() {
         lock.withLock {
             while busy { lock.wait() }

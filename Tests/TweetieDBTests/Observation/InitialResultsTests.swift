@@ -77,8 +77,9 @@ struct InitialResultsTests {
         #expect(applied.flatMap { $0 } == expected.flatMap(\.ids), "\(name): the changeset applied to the initial sections")
     }
 
-    /// Deletes one fetched post, moves another to another day, modifies a third and adds one.
-    static func change(_ store: Store, _ fetched: [Post]) async throws {
+    /// Deletes one fetched post, moves another to another day, modifies a third and adds post
+    /// `newID`.
+    static func change(_ store: Store, _ fetched: [Post], newID: Int64 = 500) async throws {
         let ids = fetched.map(\.id)
         try await store.write { tx in
             if ids.count > 2 {
@@ -92,7 +93,7 @@ struct InitialResultsTests {
                     try tx.add(liked, update: .all)
                 }
             }
-            try tx.add(LiveQueryTests.post(500, "cat", hour: 61, likes: 1))
+            try tx.add(LiveQueryTests.post(newID, "cat", hour: 61, likes: 1))
         }
     }
 
