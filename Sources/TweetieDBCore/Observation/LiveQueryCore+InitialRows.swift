@@ -20,56 +20,18 @@ extension LiveQueryCore {
     func initialRows<Results>(assemble: (inout [Key], inout [R]) throws -> Results) throws -> Results {
         let plan = self.plan, scan = self.scan, descriptor = self.descriptor, keyOf = self.keyOf
         let path = store.path
-        // The records' bytes, in chunks of about a mebibyte, so that no buffer is reallocated (and
-        // copied again) as it grows, and each chunk is freed once its records are decoded.
-        var chunks: [UnsafeMutableRawBufferPointer] = []
-        var chunk = UnsafeMutableRawBufferPointer(start: nil, count: 0)
-        var used = 0
-        var chunkEnds: [Int] = []
-        var ends: [Int] = []
-        var primaryKeys: [PrimaryKeyBytes] = []
-        var walkedKeys: [EncodedKey] = []
-        defer { for chunk in chunks where chunk.baseAddress != nil { chunk.deallocate() } }
-        lastPosition = try store.read { reader in
-            let transaction = reader.transaction
-            let position = try reader.changeLogPosition()
-            let lookup = try scan.lookupCursor(in: transaction)
-            defer { lookup?.close() }
-            try transaction.forEach(in: scan.database, range: scan.range, reverse: scan.reverse) { walked, value in
-                let (bytes, primaryKey) = try scan.storedRecord(key: walked, value: value, lookup: lookup, descriptor: descriptor, path: path)
-                if used + bytes.count > chunk.count || chunk.baseAddress == nil {
-                    if !chunks.isEmpty { chunkEnds.append(ends.count) }
-                    chunk = .allocate(byteCount: Swift.max(1 << 20, bytes.count), alignment: 16)
-                    chunks.append(chunk)
-                    used = 0
-                }
-                if let source = bytes.baseAddress, !bytes.isEmpty {
-                    chunk.baseAddress!.advanced(by: used).copyMemory(from: source, byteCount: bytes.count)
-                }
-                used += bytes.count
-                ends.append(used)
-                primaryKeys.append(PrimaryKeyBytes(primaryKey))
-                if scan.walkIsSorted { walkedKeys.append(EncodedKey(copying: walked, inverted: scan.reverse)) }
-                return true
-            }
-            return position
+        let (position, copied) = try store.read { reader in
+            (try reader.changeLogPosition(), try CopiedRecords.walk(scan, in: reader.transaction, descriptor: descriptor, path: path, limit: nil))
         }
-        if chunks.count > chunkEnds.count { chunkEnds.append(ends.count) }
-        let count = ends.count
+        lastPosition = position
+        let count = copied.count
         guard count > 0 else {
             self.keys = [:]
             var keys: [Key] = [], values: [R] = []
             return try assemble(&keys, &values)
         }
-        // Each chunk's slot, written by the one thread that decodes the chunk (which frees it).
-        let slots = UnsafeMutablePointer<UnsafeMutableRawBufferPointer>.allocate(capacity: chunks.count)
-        slots.initialize(from: chunks, count: chunks.count)
-        let slotCount = chunks.count
-        chunks = []
-        defer {
-            for index in 0..<slotCount where slots[index].baseAddress != nil { slots[index].deallocate() }
-            slots.deallocate()
-        }
+        let slotCount = copied.chunkCount
+        var primaryKeys = copied.primaryKeys
         let predicates = plan.query.predicates
         let matched = UnsafeMutablePointer<Bool>.allocate(capacity: count)
         matched.initialize(repeating: false, count: count)
@@ -90,37 +52,24 @@ extension LiveQueryCore {
                 let valuesOut = SendablePointer(valueBuffer.baseAddress!)
                 let keysOut = SendablePointer(keyBuffer.baseAddress!)
                 let matchedOut = SendablePointer(matched)
-                let chunkSlots = SendablePointer(slots)
                 let chunkSeams = SendablePointer(seams)
                 let tableKeysOut = SendablePointer(tableKeys)
-                let pipeline = FetchPipeline(rangeEnds: chunkEnds)
-                pipeline.start({ [ends, primaryKeys, walkedKeys, chunkEnds] range, strings in
-                    // The chunk holding exactly `range` (ranges are the chunks).
-                    var low = 0, high = chunkEnds.count - 1
-                    while low < high {
-                        let middle = (low + high) / 2
-                        if chunkEnds[middle] < range.upperBound { low = middle + 1 } else { high = middle }
-                    }
-                    let slot = chunkSlots.pointer + low
-                    defer {
-                        slot.pointee.deallocate()
-                        slot.pointee = UnsafeMutableRawBufferPointer(start: nil, count: 0)
-                    }
-                    let base = UnsafeRawPointer(slot.pointee.baseAddress!)
-                    var start = 0
+                let pipeline = FetchPipeline(rangeEnds: copied.chunkEnds)
+                pipeline.start({ range, strings in
+                    let chunk = copied.chunk(endingAt: range.upperBound)
+                    defer { copied.free(chunk: chunk) }
                     var first = -1, last = -1, ascending = true
-                    defer { chunkSeams.pointer[low] = (first, last, ascending) }
+                    defer { chunkSeams.pointer[chunk] = (first, last, ascending) }
                     for index in range {
-                        defer { start = ends[index] }
                         let value: R
                         do {
-                            value = try R._decodeStored(UnsafeRawBufferPointer(start: base + start, count: ends[index] - start), sharing: strings)
+                            value = try R._decodeStored(copied.bytes(of: index, inChunk: chunk), sharing: strings)
                         } catch {
                             return FetchPipeline.Failure(index: index, error: descriptor.decodingFailed(
-                                error, key: primaryKeys[index].bytes, typeName: "\(R.self)", path: path))
+                                error, key: copied.primaryKeys[index].bytes, typeName: "\(R.self)", path: path))
                         }
                         guard predicates.allSatisfy({ $0(value) }) else { continue }
-                        let sortKey = scan.walkIsSorted ? walkedKeys[index] : plan.sortKey(of: value, primaryKey: primaryKeys[index].bytes)
+                        let sortKey = scan.walkIsSorted ? copied.walkedKeys[index] : plan.sortKey(of: value, primaryKey: copied.primaryKeys[index].bytes)
                         let key = keyOf(value, sortKey)
                         if last >= 0, ascending, !(keysOut.pointer[last] < key) { ascending = false }
                         (tableKeysOut.pointer + index).initialize(to: key)

@@ -144,9 +144,10 @@ extension LiveQueryCore {
     /// log's last position is read, not its entries, which for a new observation are the whole
     /// log (a store that imported 100,000 records took 150 ms to start a window of 100 rows).
     ///
-    /// Like ``initialRows()``, the transaction only copies (a few more walked entries than the
-    /// window needs); decoding and matching happen after it. When too few of them match, the
-    /// whole read is made again, with four times as many: every read is one consistent snapshot.
+    /// Like ``initialRows(assemble:)``, the transaction only copies (``CopiedRecords``, a few more
+    /// walked entries than the window needs); decoding and matching happen after it. When too few
+    /// of them match, the whole read is made again, with four times as many: every read is one
+    /// consistent snapshot.
     ///
     /// - Precondition: the walk is in the query's order (``ScanPlan/walkIsSorted``).
     func readWindow(limit: Int, force: Bool, fresh: Bool) throws -> WindowRead? {
@@ -154,13 +155,8 @@ extension LiveQueryCore {
         let plan = self.plan, scan = self.scan, descriptor = self.descriptor, path = store.path
         var copyCount = limit + 1 + limit / 4 + 8
         while true {
-            var bytes: [UInt8] = []
-            var ends: [Int] = []
-            var primaryKeys: [[UInt8]] = []
-            var walkedKeys: [EncodedKey] = []
-            var exhausted = true
             var touched: [PrimaryKeyBytes: Bool]? = [:]
-            let (position, walked) = try store.read { reader -> (ChangeLogPosition, Bool) in
+            let (position, copied) = try store.read { reader -> (ChangeLogPosition, CopiedRecords?) in
                 let lastPosition: ChangeLogPosition
                 if fresh {
                     touched = nil
@@ -179,48 +175,32 @@ extension LiveQueryCore {
                             }
                         }
                         touched = named
-                        if named.isEmpty && !force { return (lastPosition, false) }
+                        if named.isEmpty && !force { return (lastPosition, nil) }
                     }
                 }
-                let transaction = reader.transaction
-                let lookup = try scan.lookupCursor(in: transaction)
-                defer { lookup?.close() }
-                try transaction.forEach(in: scan.database, range: scan.range, reverse: scan.reverse) { key, value in
-                    let (stored, primaryKey) = try scan.storedRecord(key: key, value: value, lookup: lookup, descriptor: descriptor, path: path)
-                    bytes.append(contentsOf: stored)
-                    ends.append(bytes.count)
-                    primaryKeys.append(Array(primaryKey))
-                    walkedKeys.append(EncodedKey(copying: key, inverted: scan.reverse))
-                    if ends.count == copyCount {
-                        exhausted = false
-                        return false
-                    }
-                    return true
-                }
-                return (lastPosition, true)
+                return (lastPosition, try CopiedRecords.walk(scan, in: reader.transaction, descriptor: descriptor, path: path, limit: copyCount))
             }
-            guard walked else {
+            guard let copied else {
                 lastPosition = position
                 return nil
             }
             // The transaction has ended: decode and match.
             let sharing = SharedStringTable()
             var rows: [(primaryKey: [UInt8], key: Key, value: R)] = []
-            try bytes.withUnsafeBytes { buffer in
-                var start = 0
-                for index in ends.indices where rows.count <= limit {
-                    defer { start = ends[index] }
+            decoding: for chunk in 0..<copied.chunkCount {
+                for index in copied.records(inChunk: chunk) {
+                    guard rows.count <= limit else { break decoding }
                     let value: R
                     do {
-                        value = try R._decodeStored(UnsafeRawBufferPointer(rebasing: buffer[start..<ends[index]]), sharing: sharing)
+                        value = try R._decodeStored(copied.bytes(of: index, inChunk: chunk), sharing: sharing)
                     } catch {
-                        throw descriptor.decodingFailed(error, key: primaryKeys[index], typeName: "\(R.self)", path: path)
+                        throw descriptor.decodingFailed(error, key: copied.primaryKeys[index].bytes, typeName: "\(R.self)", path: path)
                     }
                     guard plan.query.predicates.allSatisfy({ $0(value) }) else { continue }
-                    rows.append((primaryKeys[index], keyOf(value, walkedKeys[index]), value))
+                    rows.append((copied.primaryKeys[index].bytes, keyOf(value, copied.walkedKeys[index]), value))
                 }
             }
-            if rows.count <= limit && !exhausted {
+            if rows.count <= limit && !copied.exhausted {
                 copyCount *= 4
                 continue
             }

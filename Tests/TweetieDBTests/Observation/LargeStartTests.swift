@@ -11,7 +11,7 @@ import TweetieTestSupport
 @Suite("An observation's start on two threads")
 struct LargeStartTests {
     /// Enough records for the second thread (FetchPipeline.minimumCount) and, with texts of
-    /// about 100 bytes, several one-mebibyte chunks.
+    /// about 100 bytes, several chunks.
     static let count = 24_000
 
     static func filledStore() async throws -> Store {
