@@ -80,7 +80,7 @@ extension StoreWriter {
                 let rawKey = chunk.field(0, ofRecord: record)
                 let bytes = chunk.field(1, ofRecord: record)
                 let entries = ChunkEntries(chunk, firstRun: record * chunk.fieldsPerRecord + 2)
-                if rawKey.count > Store.maxKeySize { try checkPrimaryKeySize(Array(rawKey), descriptor: descriptor) }
+                try checkPrimaryKeySize(rawKey, descriptor: descriptor)
                 try checkIndexEntries(key: rawKey, entries: entries, descriptor: descriptor)
                 counts.add(try put(key: rawKey, bytes: bytes, entries: entries, policy: policy, descriptor: descriptor) { stored, key in
                     try self.buildStoredEntries(of: R.self, stored, key: key)

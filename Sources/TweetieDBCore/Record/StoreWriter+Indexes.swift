@@ -110,7 +110,7 @@ extension StoreWriter {
     func put(encodedRecord bytes: UnsafeRawBufferPointer, primaryKey: UnsafeRawBufferPointer,
              entries: ChunkEntries, descriptor: CollectionDescriptor) throws -> WriteOutcome {
         precondition(scratch.isBatching, "StoreWriter.put(encodedRecord:) without holdBackIndexEntries()")
-        if primaryKey.count > Store.maxKeySize { try checkPrimaryKeySize(Array(primaryKey), descriptor: descriptor) }
+        try checkPrimaryKeySize(primaryKey, descriptor: descriptor)
         try checkIndexEntries(key: primaryKey, entries: entries, descriptor: descriptor, during: .import)
         scratch.prepare(indexCount: descriptor.indexDatabases.count)
         return try put(key: primaryKey, bytes: bytes, entries: entries, policy: .modified, descriptor: descriptor) { stored, key in

@@ -66,13 +66,20 @@ extension StoreWriter {
         }
     }
 
-    /// Throws for a primary key longer than LMDB's key size limit.
+    /// Throws for a primary key longer than LMDB's key size limit (the one check of every write:
+    /// an add, a batch and an import; it copies the key only to name it in the error).
     @usableFromInline
-    func checkPrimaryKeySize(_ key: [UInt8], descriptor: CollectionDescriptor) throws {
+    func checkPrimaryKeySize(_ key: UnsafeRawBufferPointer, descriptor: CollectionDescriptor) throws {
         guard key.count <= Store.maxKeySize else {
             throw StoreError(.invalidArgument, operation: "add", database: descriptor.name, path: store.path,
-                                message: "the primary key \(descriptor.describeKey(key)) encodes to \(key.count) bytes; keys are limited to \(Store.maxKeySize)")
+                                message: "the primary key \(descriptor.describeKey(Array(key))) encodes to \(key.count) bytes; keys are limited to \(Store.maxKeySize)")
         }
+    }
+
+    /// ``checkPrimaryKeySize(_:descriptor:)`` of an encoded key held in an array.
+    @usableFromInline
+    func checkPrimaryKeySize(_ key: [UInt8], descriptor: CollectionDescriptor) throws {
+        try key.withUnsafeBytes { try checkPrimaryKeySize($0, descriptor: descriptor) }
     }
 
     /// The error for a record whose `encode(to:)` threw.

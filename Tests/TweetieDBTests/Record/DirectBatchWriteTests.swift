@@ -133,6 +133,24 @@ struct DirectBatchWriteTests {
         try store.read { try model.check($0, "committed") }
     }
 
+    /// An add and a batch (whose records are encoded on the helper) check a primary key's size
+    /// in one place: the same sentence, and nothing of the failed write is left.
+    @Test func anOversizedPrimaryKeyAloneOrMidBatchIsRefusedWithOneSentence() throws {
+        let store = try Store.temporary(collections: [Member.self])
+        defer { store.close() }
+        let long = String(repeating: "k", count: 600)
+        var batch = (0..<3_000).map { Member(id: "m\($0)", handle: "h\($0)", name: "n") }
+        batch[2_100].id = long
+        for records in [[Member(id: long, handle: "alone", name: "n")], batch] {
+            let error = #expect(throws: StoreError.self) { try store.write { tx in try tx.add(contentsOf: records) } }
+            #expect(error?.code == .invalidArgument)
+            #expect(error?.message.contains("encodes to 602 bytes; keys are limited to 511") == true, "\(String(describing: error))")
+            #expect(try store.read { try $0.count(Member.self) } == 0)
+        }
+        let single = #expect(throws: StoreError.self) { try store.write { tx in try tx.add(Member(id: long, handle: "one", name: "n")) } }
+        #expect(single?.message.contains("encodes to 602 bytes") == true, "\(String(describing: single))")
+    }
+
     @Test func sortingOnTheHelperGivesTheSameOrderAsSortingInPlace() throws {
         var rng = SeededRandom(seed: 5)
         let keys = (0..<Int64(20_000)).map { _ -> [UInt8] in
