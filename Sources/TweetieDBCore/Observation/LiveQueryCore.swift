@@ -16,7 +16,7 @@ final class LiveQueryCore<R: Record, Key: Comparable & Sendable> {
     enum Delta {
         case unchanged
         /// The log no longer covers every change (retention, or a bulk change logged without keys):
-        /// the complete results must be read again (``initialRows()``) and delivered as a fresh
+        /// the complete results must be read again (``initialRows(assemble:)``) and delivered as a fresh
         /// initial element.
         case reset
         case changes([RowChange<Key, R>], contentChanged: Set<[UInt8]>)
@@ -33,7 +33,7 @@ final class LiveQueryCore<R: Record, Key: Comparable & Sendable> {
     @usableFromInline let store: Store
     @usableFromInline let descriptor: CollectionDescriptor
     @usableFromInline let plan: QueryPlan<R>
-    /// The walk of ``plan``, for the inlinable ``initialRows()``.
+    /// The walk of ``plan``, for the inlinable ``initialRows(assemble:)``.
     @usableFromInline let scan: ScanPlan
     @usableFromInline let keyOf: @Sendable (R, EncodedKey) -> Key
     let isModified: ((R, R) -> Bool)?

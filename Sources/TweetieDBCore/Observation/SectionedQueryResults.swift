@@ -3,7 +3,7 @@
 
 /// The key of a row in sectioned results: its section, then its position within the query's sort.
 ///
-/// Inlinable throughout, like the rest of an observation's start (``LiveQueryCore/initialRows()``).
+/// Inlinable throughout, like the rest of an observation's start (``LiveQueryCore/initialRows(assemble:)``).
 @usableFromInline
 struct SectionedRowKey<S: Hashable & Comparable & Sendable>: Comparable, Hashable, Sendable {
     @usableFromInline var section: S
