@@ -31,8 +31,7 @@ struct ReplicaDatabaseOptions: ParsableArguments {
         let opened: (store: Store, readOnlyBecause: String?)
         do {
             opened = try TweetieDatabase.openExisting(at: path, additionalCollections: Replicator.metadataCollections)
-        } catch let error as StoreError where error.code == .notFound
-                    && Replicator.metadataCollections.contains(where: { error.database?.hasPrefix($0.collectionName) == true }) {
+        } catch let error as StoreError where Self.lacksReplicationState(error) {
             // Opened read-only (this user cannot write it), and it was never replicated.
             throw ReplicationError(.storeNotReplicable, "\(path) has never been replicated, and this user cannot write it, so its replication state cannot be created: there is nothing to prune yet. Run tweetie-replicate run or once on it as a user who can write it first.")
         }
@@ -45,6 +44,12 @@ struct ReplicaDatabaseOptions: ParsableArguments {
 }
 
 extension ReplicaDatabaseOptions {
+    /// Whether `error` is a read-only open's refusal of a store that never replicated: one of
+    /// the replicator's own collections is missing, and the open could not create it.
+    static func lacksReplicationState(_ error: StoreError) -> Bool {
+        error.code == .notFound && Replicator.metadataCollections.contains { error.database?.hasPrefix($0.collectionName) == true }
+    }
+
     /// Opens an existing store read-only, for a command that only reports: it writes nothing,
     /// not even the replicator's own collections in a store that never replicated (the store
     /// is then opened without them, and its replicator reports no device).
@@ -54,8 +59,7 @@ extension ReplicaDatabaseOptions {
         do {
             return try TweetieDatabase.openExisting(at: resolvedPath, configuration: configuration,
                                                     additionalCollections: Replicator.metadataCollections).store
-        } catch let error as StoreError where error.code == .notFound
-                    && Replicator.metadataCollections.contains(where: { error.database?.hasPrefix($0.collectionName) == true }) {
+        } catch let error as StoreError where Self.lacksReplicationState(error) {
             return try TweetieDatabase.openExisting(at: resolvedPath, configuration: configuration).store
         }
     }
